@@ -1,0 +1,11 @@
+package org.examsuite.answer;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.examsuite.testing.PlatformContract;
+import org.examsuite.testing.TestKeys;
+
+@QuarkusTest
+@QuarkusTestResource(TestKeys.class)
+class AnswerServicePlatformTest extends PlatformContract {
+}

@@ -1,0 +1,2 @@
+-- exam_session: created by Flyway (quarkus.flyway.schemas); tables follow in later migrations.
+SELECT 1;

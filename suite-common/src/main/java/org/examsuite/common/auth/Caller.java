@@ -1,0 +1,85 @@
+package org.examsuite.common.auth;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonString;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.examsuite.common.problem.ApiException;
+
+/** Who is calling, and the per-session access rule: a candidate reaches only its own session. */
+@RequestScoped
+public class Caller {
+    @Inject
+    SecurityIdentity identity;
+    @Inject
+    JsonWebToken jwt;
+
+    public boolean isOperator() {
+        return identity.hasRole(Roles.OPERATOR);
+    }
+
+    public boolean isCandidate() {
+        return identity.hasRole(Roles.CANDIDATE);
+    }
+
+    public boolean isService() {
+        return identity.hasRole(Roles.SERVICE);
+    }
+
+    /** The operator's identity (token subject), for the audit log. */
+    public String subject() {
+        return jwt.getSubject();
+    }
+
+    public String sessionId() {
+        return claimString("sessionId");
+    }
+
+    public String examId() {
+        return claimString("examId");
+    }
+
+    public String candidateId() {
+        return claimString("candidateId");
+    }
+
+    public long deviceEpoch() {
+        Object value = jwt.getClaim("deviceEpoch");
+        if (value instanceof JsonNumber number) {
+            return number.longValue();
+        }
+        if (value instanceof Number number) {
+            return number.longValue();
+        }
+        throw ApiException.unauthorized("The token has no device epoch.");
+    }
+
+    /** Operators and services reach every session; a candidate only the one in its token. */
+    public void requireSession(String sessionId) {
+        if (isOperator() || isService()) {
+            return;
+        }
+        if (isCandidate() && sessionId != null && sessionId.equals(sessionId())) {
+            return;
+        }
+        throw ApiException.forbidden("This token does not give access to that session.");
+    }
+
+    /** For candidate-only paths (the answers of one's own session). */
+    public void requireCandidateOf(String sessionId) {
+        if (isCandidate() && sessionId != null && sessionId.equals(sessionId())) {
+            return;
+        }
+        throw ApiException.forbidden("Only the session's own candidate may do that.");
+    }
+
+    private String claimString(String name) {
+        Object value = jwt.getClaim(name);
+        if (value instanceof JsonString string) {
+            return string.getString();
+        }
+        return value == null ? null : value.toString();
+    }
+}

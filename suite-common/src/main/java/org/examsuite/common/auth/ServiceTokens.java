@@ -1,0 +1,49 @@
+package org.examsuite.common.auth;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Service tokens for calls to another service's {@code /internal} API: signed with the
+ * suite's service key (never the candidate key), minted once and reused until a minute
+ * before expiry so the hot path signs nothing.
+ */
+@ApplicationScoped
+public class ServiceTokens {
+    private static final long LIFETIME_SECONDS = 300;
+
+    @ConfigProperty(name = "exam.auth.service.private-key")
+    String privateKeyPem;
+    @ConfigProperty(name = "quarkus.application.name")
+    String serviceName;
+    @Inject
+    Clock clock;
+
+    private volatile PrivateKey key;
+    private volatile String token;
+    private volatile long renewAtSeconds;
+
+    public String bearer() {
+        long now = clock.millis() / 1000;
+        String current = token;
+        if (current == null || now >= renewAtSeconds) {
+            synchronized (this) {
+                if (token == null || now >= renewAtSeconds) {
+                    if (key == null) {
+                        key = Pem.privateKey(privateKeyPem);
+                    }
+                    token = Jwt.sign(key, "service", TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE,
+                            serviceName, now, now + LIFETIME_SECONDS, Map.of("groups", List.of(Roles.SERVICE)));
+                    renewAtSeconds = now + LIFETIME_SECONDS - 60;
+                }
+                current = token;
+            }
+        }
+        return "Bearer " + current;
+    }
+}

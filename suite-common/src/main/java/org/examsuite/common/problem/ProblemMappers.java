@@ -1,0 +1,134 @@
+package org.examsuite.common.problem;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ValidationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * Every error path of every service ends here as {@code application/problem+json} with a
+ * {@code code}; nothing reaches the client as a stack trace or an HTML page. Unexpected
+ * failures are logged with their trace id and answered with a bare 500.
+ */
+public class ProblemMappers {
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        return Problems.response(e);
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        Response original = e.getResponse();
+        int status = original == null ? 500 : original.getStatus();
+        if (status >= 500) {
+            LOG.error("request failed", e);
+        }
+        ApiException problem = new ApiException(status, Problems.codeFor(status), status >= 500 ? null : safeDetail(e, status));
+        if (original != null && original.getHeaderString(HttpHeaders.ALLOW) != null) {
+            problem.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
+        }
+        if (original != null && original.getHeaderString("Retry-After") != null) {
+            problem.header("Retry-After", original.getHeaderString("Retry-After"));
+        }
+        if (status == 401) {
+            problem.header("WWW-Authenticate", "Bearer");
+        }
+        return Problems.response(problem);
+    }
+
+    @ServerExceptionMapper({JsonParseException.class})
+    public Response malformedJson(JsonParseException e) {
+        return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+    }
+
+    @ServerExceptionMapper({MismatchedInputException.class})
+    public Response wrongType(MismatchedInputException e) {
+        String field = path(e);
+        return Problems.response(new ApiException(400, "INVALID_FIELD",
+                field.isEmpty() ? "The request body does not have the expected shape."
+                        : "Field '" + field + "' has the wrong type or shape.").with("field", field));
+    }
+
+    @ServerExceptionMapper({JsonProcessingException.class})
+    public Response unreadableJson(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping && !path(mapping).isEmpty()) {
+            return Problems.response(new ApiException(400, "INVALID_FIELD",
+                    "Field '" + path(mapping) + "' could not be read.").with("field", path(mapping)));
+        }
+        return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+    }
+
+    @ServerExceptionMapper
+    public Response violations(ConstraintViolationException e) {
+        List<Map<String, String>> violations = e.getConstraintViolations().stream()
+                .map(v -> Map.of("field", field(v), "message", v.getMessage()))
+                .sorted((a, b) -> a.get("field").compareTo(b.get("field")))
+                .collect(Collectors.toList());
+        String detail = violations.stream().map(v -> v.get("field") + ": " + v.get("message"))
+                .collect(Collectors.joining("; "));
+        return Problems.response(new ApiException(400, "VALIDATION_FAILED", detail).with("violations", violations));
+    }
+
+    @ServerExceptionMapper
+    public Response validation(ValidationException e) {
+        LOG.error("validation could not run", e);
+        return Problems.response(500, "INTERNAL_ERROR", null);
+    }
+
+    @ServerExceptionMapper({AuthenticationFailedException.class, UnauthorizedException.class})
+    public Response unauthorized(RuntimeException e) {
+        return Problems.response(ApiException.unauthorized("A valid bearer token is required."));
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return Problems.response(ApiException.forbidden("This token may not do that."));
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        LOG.error("unexpected failure", e);
+        return Problems.response(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
+    }
+
+    private static String safeDetail(WebApplicationException e, int status) {
+        return switch (status) {
+            case 404 -> "No such resource.";
+            case 405 -> "This method is not allowed here.";
+            case 406 -> "The requested media type is not available.";
+            case 415 -> "Send the body as application/json.";
+            case 413 -> "The request body is too large.";
+            default -> Problems.title(status);
+        };
+    }
+
+    private static String path(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static String field(ConstraintViolation<?> v) {
+        // "create.request.questions[0].id" → "questions[0].id": the method and parameter
+        // names are ours, not the client's.
+        String path = v.getPropertyPath().toString();
+        String[] parts = path.split("\\.", 3);
+        return parts.length == 3 ? parts[2] : parts[parts.length - 1];
+    }
+}

@@ -1,0 +1,70 @@
+package org.examsuite.common.problem;
+
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Builds RFC 9457 bodies: {@code {type, title, status, detail, code, ...members}}. */
+public final class Problems {
+    public static final String MEDIA_TYPE = "application/problem+json";
+    private static final String TYPE_PREFIX = "urn:exam-suite:problem:";
+
+    private Problems() {
+    }
+
+    public static Response response(ApiException e) {
+        Response.ResponseBuilder builder = Response.status(e.status())
+                .type(MEDIA_TYPE)
+                .entity(body(e.status(), e.code(), e.getMessage(), e.members()));
+        e.headers().forEach(builder::header);
+        return builder.build();
+    }
+
+    public static Response response(int status, String code, String detail) {
+        return response(new ApiException(status, code, detail));
+    }
+
+    /** A plain map, not a record: serialising it needs no reflection registration in native images. */
+    public static Map<String, Object> body(int status, String code, String detail, Map<String, Object> members) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", TYPE_PREFIX + code);
+        body.put("title", title(status));
+        body.put("status", status);
+        body.put("detail", detail == null ? title(status) : detail);
+        body.put("code", code);
+        if (members != null) {
+            members.forEach(body::putIfAbsent);
+        }
+        return body;
+    }
+
+    /** The code a bare HTTP status gets when nothing more specific is known. */
+    public static String codeFor(int status) {
+        return switch (status) {
+            case 400 -> "BAD_REQUEST";
+            case 401 -> "UNAUTHORIZED";
+            case 403 -> "FORBIDDEN";
+            case 404 -> "NOT_FOUND";
+            case 405 -> "METHOD_NOT_ALLOWED";
+            case 406 -> "NOT_ACCEPTABLE";
+            case 409 -> "CONFLICT";
+            case 413 -> "PAYLOAD_TOO_LARGE";
+            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+            case 429 -> "TOO_MANY_REQUESTS";
+            case 503 -> "SERVICE_UNAVAILABLE";
+            default -> status >= 500 ? "INTERNAL_ERROR" : "HTTP_" + status;
+        };
+    }
+
+    static String title(int status) {
+        Response.Status known = Response.Status.fromStatusCode(status);
+        if (known != null) {
+            return known.getReasonPhrase();
+        }
+        return switch (status) {
+            case 422 -> "Unprocessable Content";
+            case 429 -> "Too Many Requests";
+            default -> "HTTP " + status;
+        };
+    }
+}

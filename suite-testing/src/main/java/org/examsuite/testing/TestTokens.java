@@ -1,0 +1,108 @@
+package org.examsuite.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.auth.TokenKinds;
+
+/** Tokens for tests: the three real kinds, and the forgeries each service must refuse. */
+public final class TestTokens {
+    private static final long HOUR = 3600;
+
+    private TestTokens() {
+    }
+
+    public static String operator() {
+        return operator("op-alice");
+    }
+
+    public static String operator(String subject) {
+        return sign(TestKeys.OPERATOR.getPrivate(), TokenKinds.DEV_OPERATOR_ISSUER, TokenKinds.OPERATOR_AUDIENCE, subject,
+                Map.of("groups", List.of(Roles.OPERATOR)), HOUR);
+    }
+
+    public static String service() {
+        return sign(TestKeys.SERVICE.getPrivate(), TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE, "test-service",
+                Map.of("groups", List.of(Roles.SERVICE)), HOUR);
+    }
+
+    public static String candidate(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
+                candidateClaims(sessionId, examId, candidateId, deviceEpoch), HOUR);
+    }
+
+    public static String expiredCandidate(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
+                candidateClaims(sessionId, examId, candidateId, deviceEpoch), -HOUR);
+    }
+
+    /** A candidate token with the operator audience. */
+    public static String wrongAudienceCandidate(String sessionId, String examId, String candidateId) {
+        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.CANDIDATE_ISSUER, TokenKinds.OPERATOR_AUDIENCE, candidateId,
+                candidateClaims(sessionId, examId, candidateId, 1), HOUR);
+    }
+
+    /** An operator-shaped token from an issuer nobody configured. */
+    public static String wrongIssuerOperator() {
+        return sign(TestKeys.OPERATOR.getPrivate(), "https://evil.example", TokenKinds.OPERATOR_AUDIENCE, "mallory",
+                Map.of("groups", List.of(Roles.OPERATOR)), HOUR);
+    }
+
+    /** A token of the operators' issuer that claims the service group: must not reach /internal. */
+    public static String operatorClaimingService() {
+        return sign(TestKeys.OPERATOR.getPrivate(), TokenKinds.DEV_OPERATOR_ISSUER, TokenKinds.OPERATOR_AUDIENCE, "mallory",
+                Map.of("groups", List.of(Roles.OPERATOR, Roles.SERVICE)), HOUR);
+    }
+
+    /** A service-shaped token signed with the candidate key. */
+    public static String serviceSignedWithCandidateKey() {
+        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE, "mallory",
+                Map.of("groups", List.of(Roles.SERVICE)), HOUR);
+    }
+
+    /** An operator token signed by a key nobody trusts. */
+    public static String strangerOperator() {
+        return sign(TestKeys.STRANGER.getPrivate(), TokenKinds.DEV_OPERATOR_ISSUER, TokenKinds.OPERATOR_AUDIENCE, "mallory",
+                Map.of("groups", List.of(Roles.OPERATOR)), HOUR);
+    }
+
+    /** {@code alg: none}: an unsigned operator token. */
+    public static String unsignedOperator() {
+        long now = Instant.now().getEpochSecond();
+        Map<String, Object> header = Map.of("alg", "none", "typ", "JWT");
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("iss", TokenKinds.DEV_OPERATOR_ISSUER);
+        claims.put("aud", TokenKinds.OPERATOR_AUDIENCE);
+        claims.put("sub", "mallory");
+        claims.put("iat", now);
+        claims.put("exp", now + HOUR);
+        claims.put("groups", List.of(Roles.OPERATOR));
+        return Jwt.encode(header) + "." + Jwt.encode(claims) + ".";
+    }
+
+    public static String garbage() {
+        return Base64.getUrlEncoder().encodeToString("not a token".getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static Map<String, Object> candidateClaims(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("sessionId", sessionId);
+        claims.put("examId", examId);
+        claims.put("candidateId", candidateId);
+        claims.put("deviceEpoch", deviceEpoch);
+        return claims;
+    }
+
+    private static String sign(PrivateKey key, String issuer, String audience, String subject, Map<String, ?> extra,
+            long lifetimeSeconds) {
+        long now = Instant.now().getEpochSecond();
+        long issued = lifetimeSeconds < 0 ? now + 2 * lifetimeSeconds : now;
+        return Jwt.sign(key, "test", issuer, audience, subject, issued, now + lifetimeSeconds, extra);
+    }
+}
