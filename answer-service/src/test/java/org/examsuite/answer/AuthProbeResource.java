@@ -1,0 +1,32 @@
+package org.examsuite.answer;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import java.util.Map;
+import org.examsuite.common.auth.Caller;
+import org.examsuite.common.auth.Roles;
+
+/** Test-only endpoints that exercise the shared three-token model. */
+@Path("/")
+public class AuthProbeResource {
+    @Inject
+    Caller caller;
+
+    @GET
+    @Path("/api/v1/auth-probe/{sessionId}")
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    public Map<String, Object> session(@PathParam("sessionId") String sessionId) {
+        caller.requireSession(sessionId);
+        return Map.of("operator", caller.isOperator(), "candidate", caller.isCandidate());
+    }
+
+    @GET
+    @Path("/internal/v1/auth-probe")
+    @RolesAllowed(Roles.SERVICE)
+    public Map<String, Object> internal() {
+        return Map.of("service", caller.isService());
+    }
+}
