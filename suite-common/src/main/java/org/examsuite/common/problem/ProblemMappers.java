@@ -3,6 +3,7 @@ package org.examsuite.common.problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -34,6 +35,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
+        // Quarkus REST wraps body-reading failures; answer for the JSON problem underneath.
+        Response json = jsonProblem(e);
+        if (json != null) {
+            return json;
+        }
         Response original = e.getResponse();
         int status = original == null ? 500 : original.getStatus();
         if (status >= 500) {
@@ -52,26 +58,37 @@ public class ProblemMappers {
         return Problems.response(problem);
     }
 
-    @ServerExceptionMapper({JsonParseException.class})
-    public Response malformedJson(JsonParseException e) {
-        return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+    // Listed one by one: Quarkus ships mappers for some of these subtypes, and the most
+    // specific mapper wins, so naming only the base type would let theirs answer.
+    @ServerExceptionMapper({JsonProcessingException.class, JsonParseException.class, JsonMappingException.class,
+            MismatchedInputException.class, InvalidFormatException.class})
+    public Response unreadableJson(JsonProcessingException e) {
+        return jsonProblem(e);
     }
 
-    @ServerExceptionMapper({MismatchedInputException.class})
-    public Response wrongType(MismatchedInputException e) {
-        String field = path(e);
+    /**
+     * Broken syntax anywhere in the chain is MALFORMED_JSON; otherwise a value of the wrong
+     * type or shape is INVALID_FIELD naming the field. Null when no JSON failure is involved.
+     */
+    static Response jsonProblem(Throwable failure) {
+        JsonMappingException mapping = null;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonParseException) {
+                return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+            }
+            if (mapping == null && cause instanceof JsonMappingException found) {
+                mapping = found;
+            }
+        }
+        if (mapping == null) {
+            return failure instanceof JsonProcessingException
+                    ? Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.")
+                    : null;
+        }
+        String field = path(mapping);
         return Problems.response(new ApiException(400, "INVALID_FIELD",
                 field.isEmpty() ? "The request body does not have the expected shape."
                         : "Field '" + field + "' has the wrong type or shape.").with("field", field));
-    }
-
-    @ServerExceptionMapper({JsonProcessingException.class})
-    public Response unreadableJson(JsonProcessingException e) {
-        if (e instanceof JsonMappingException mapping && !path(mapping).isEmpty()) {
-            return Problems.response(new ApiException(400, "INVALID_FIELD",
-                    "Field '" + path(mapping) + "' could not be read.").with("field", path(mapping)));
-        }
-        return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
     }
 
     @ServerExceptionMapper

@@ -1,0 +1,41 @@
+package org.examsuite.common.problem;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import java.util.List;
+
+/** Test-only endpoints that fail in each way a real one can. */
+@Path("/api/v1/probe")
+public class ProblemProbeResource {
+    public record Item(@NotBlank String id) {
+    }
+
+    public record Body(@NotNull @Min(1) Long version, @NotNull List<@Valid Item> items) {
+    }
+
+    @POST
+    @PermitAll
+    public Body echo(@Valid @NotNull Body body) {
+        return body;
+    }
+
+    @GET
+    @Path("/conflict")
+    @PermitAll
+    public String conflict() {
+        throw ApiException.retryLater(409, "REQUEST_IN_PROGRESS", "Still working on it.", 2).with("sessionId", "s-1");
+    }
+
+    @GET
+    @Path("/boom")
+    @PermitAll
+    public String boom() {
+        throw new IllegalStateException("secret internals");
+    }
+}

@@ -1,0 +1,82 @@
+package org.examsuite.common.problem;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import org.junit.jupiter.api.Test;
+
+/** Every error path of the shared mappers answers RFC 9457 problem+json with a code. */
+@QuarkusTest
+@QuarkusTestResource(StaticKeys.class)
+class ProblemResponsesTest {
+
+    private static ValidatableResponse post(String body) {
+        return given().contentType("application/json").body(body).post("/api/v1/probe").then();
+    }
+
+    private static ValidatableResponse problem(ValidatableResponse response, int status, String code) {
+        return response.statusCode(status)
+                .contentType("application/problem+json")
+                .body("status", equalTo(status))
+                .body("code", equalTo(code))
+                .body("type", equalTo("urn:exam-suite:problem:" + code))
+                .body("title", not(equalTo(null)))
+                .body("detail", not(equalTo(null)));
+    }
+
+    @Test
+    void validBodyPasses() {
+        post("{\"version\": 1, \"items\": [{\"id\": \"a\"}]}").statusCode(200).body("items[0].id", equalTo("a"));
+    }
+
+    @Test
+    void brokenSyntaxIsMalformedJson() {
+        problem(post("{\"version\": 1, \"items\": [{\"id\": \"a\"}"), 400, "MALFORMED_JSON");
+        problem(post("{version: 1}"), 400, "MALFORMED_JSON");
+    }
+
+    @Test
+    void wrongTypesNameTheField() {
+        problem(post("{\"version\": \"x\", \"items\": []}"), 400, "INVALID_FIELD").body("field", equalTo("version"));
+        problem(post("{\"version\": 1, \"items\": {}}"), 400, "INVALID_FIELD").body("field", equalTo("items"));
+    }
+
+    @Test
+    void validationListsEveryViolation() {
+        problem(post("{\"version\": 0, \"items\": [{\"id\": \"\"}]}"), 400, "VALIDATION_FAILED")
+                .body("violations.field", hasItems("version", "items[0].id"));
+        problem(post(""), 400, "VALIDATION_FAILED");
+    }
+
+    @Test
+    void oversizeBodyIs413() {
+        problem(post("{\"version\": 1, \"items\": [{\"id\": \"" + "x".repeat(4000) + "\"}]}"), 413, "PAYLOAD_TOO_LARGE");
+    }
+
+    @Test
+    void wrongMediaTypeMethodAndPath() {
+        problem(given().contentType("text/plain").body("hi").post("/api/v1/probe").then(), 415, "UNSUPPORTED_MEDIA_TYPE");
+        problem(given().delete("/api/v1/probe").then(), 405, "METHOD_NOT_ALLOWED");
+        problem(given().get("/api/v2/nothing").then(), 404, "NOT_FOUND");
+    }
+
+    @Test
+    void apiExceptionCarriesHeadersAndMembers() {
+        problem(given().get("/api/v1/probe/conflict").then(), 409, "REQUEST_IN_PROGRESS")
+                .header("Retry-After", "2")
+                .body("sessionId", equalTo("s-1"));
+    }
+
+    @Test
+    void unexpectedFailureHidesInternals() {
+        problem(given().get("/api/v1/probe/boom").then(), 500, "INTERNAL_ERROR")
+                .body(not(containsString("secret internals")))
+                .body(not(containsString("IllegalStateException")));
+    }
+}
