@@ -1,0 +1,101 @@
+package org.examsuite.tools;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.List;
+import org.examsuite.common.auth.Pem;
+
+/**
+ * The local suite's dev key pairs, one per purpose of DESIGN.md §4 (and the paper and archive
+ * signatures), generated at first use into {@code .exam/keys/} and never committed.
+ * Files: {@code <name>.private.pem} (PKCS#8, owner-only) and {@code <name>.public.pem} (X.509).
+ */
+public final class DevKeys {
+    /** candidate: session-service signs candidate tokens; operator: {@code ./exam token operator};
+     *  service: {@code /internal} tokens; paper: submission-service signs papers; archive: the archive head. */
+    public static final List<String> NAMES = List.of("candidate", "operator", "service", "paper", "archive");
+
+    private final Path dir;
+
+    public DevKeys(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Generates every pair that is missing or incomplete; keeps the others. Returns the names generated. */
+    public List<String> ensure() throws IOException {
+        Files.createDirectories(dir);
+        List<String> generated = new ArrayList<>();
+        for (String name : NAMES) {
+            if (!isComplete(name)) {
+                write(name, Pem.generateRsa());
+                generated.add(name);
+            }
+        }
+        return generated;
+    }
+
+    public Path privateFile(String name) {
+        return dir.resolve(name + ".private.pem");
+    }
+
+    public Path publicFile(String name) {
+        return dir.resolve(name + ".public.pem");
+    }
+
+    public PrivateKey privateKey(String name) throws IOException {
+        return Pem.privateKey(Files.readString(privateFile(name), StandardCharsets.US_ASCII));
+    }
+
+    public PublicKey publicKey(String name) throws IOException {
+        return Pem.publicKey(Files.readString(publicFile(name), StandardCharsets.US_ASCII));
+    }
+
+    private boolean isComplete(String name) {
+        // A pair whose halves do not parse (an interrupted write, a hand edit) is regenerated whole,
+        // so the two halves always belong together.
+        try {
+            privateKey(name);
+            publicKey(name);
+            return true;
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
+    }
+
+    private void write(String name, KeyPair pair) throws IOException {
+        writeAtomically(privateFile(name), Pem.encodePrivate(pair.getPrivate()), true);
+        writeAtomically(publicFile(name), Pem.encodePublic(pair.getPublic()), false);
+    }
+
+    private void writeAtomically(Path target, String text, boolean secret) throws IOException {
+        Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+        try {
+            setPermissions(temp, secret ? "rw-------" : "rw-r--r--");
+            Files.writeString(temp, text, StandardCharsets.US_ASCII);
+            try {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private static void setPermissions(Path file, String permissions) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system (Windows): nothing finer to set here
+        }
+    }
+}
