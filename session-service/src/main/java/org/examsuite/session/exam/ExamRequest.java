@@ -1,0 +1,22 @@
+package org.examsuite.session.exam;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.time.Instant;
+import java.util.List;
+
+/** {@code POST /api/v1/exams} (DESIGN.md §4 request shapes). */
+public record ExamRequest(
+        @NotBlank @Size(max = 200) String title,
+        @NotNull Instant opensAt,
+        @NotNull Instant closesAt,
+        @NotNull @Min(60) @Max(7 * 24 * 3600) Integer durationSeconds,
+        @Min(0) @Max(600) Integer graceSeconds,
+        @NotNull @Size(min = 1, max = 500) List<@NotNull @Valid Question> questions) {
+
+    public static final int DEFAULT_GRACE_SECONDS = 30;
+}

@@ -1,0 +1,135 @@
+package org.examsuite.session.exam;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.session.audit.AuditLog;
+import org.examsuite.session.publish.PublishedState;
+
+/** Creating exams, reading them, correcting keys. */
+@ApplicationScoped
+public class ExamService {
+    @Inject
+    Pool pool;
+    @Inject
+    ExamStore store;
+    @Inject
+    AuditLog audit;
+    @Inject
+    PublishedState published;
+    @Inject
+    Clock clock;
+    @Inject
+    ObjectMapper json;
+
+    public record Created(String examId, boolean replayed) {
+    }
+
+    /**
+     * Creates the exam and publishes its questions. A retry with the same Idempotency-Key and
+     * body gets the same exam back ({@code replayed}); the same key with another body is 422.
+     */
+    public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
+        Instant now = clock.instant();
+        List<Question> questions = ExamValidator.validate(request, now);
+        int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
+        Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),
+                request.durationSeconds(), grace, questions, 0, actor, now);
+        String requestHash = idempotencyKey == null ? null : sha256(request);
+        return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
+                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                        : audit.record(tx, actor, "exam.created", exam.examId(), null,
+                                Map.of("title", exam.title(), "questions", questions.size()))))
+                .chain(inserted -> {
+                    if (inserted != null) {
+                        return published.publishExam(exam).replaceWith(new Created(exam.examId(), false));
+                    }
+                    return store.findCreate(pool, actor, idempotencyKey).map(prior -> {
+                        if (!prior.requestHash().equals(requestHash)) {
+                            throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED",
+                                    "This Idempotency-Key was used for a different exam.");
+                        }
+                        return new Created(prior.examId(), true);
+                    });
+                });
+    }
+
+    public Uni<Exam> require(String examId) {
+        return store.find(pool, examId).map(exam -> {
+            if (exam == null) {
+                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+            }
+            return exam;
+        });
+    }
+
+    public Uni<ExamView> view(String examId) {
+        return require(examId).map(exam -> ExamView.of(exam, clock.instant()));
+    }
+
+    /**
+     * A new key for one question; questions stay as they are. Correcting to the key already
+     * held changes nothing (so a retry does not bump the revision). grading-saga regrades
+     * by re-reading the exam.
+     */
+    public Uni<ExamView> correctKey(String examId, KeyCorrection correction, String actor) {
+        return pool.withTransaction(tx -> store.findForUpdate(tx, examId).chain(exam -> {
+            if (exam == null) {
+                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+            }
+            List<Question> questions = new ArrayList<>(exam.questions());
+            int index = indexOf(questions, correction.questionId());
+            Question before = questions.get(index);
+            Question after = ExamValidator.correct(before, correction);
+            if (after.equals(before)) {
+                return Uni.createFrom().item(exam);
+            }
+            questions.set(index, after);
+            int revision = exam.keyRevision() + 1;
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("questionId", after.id());
+            detail.put("keyRevision", revision);
+            detail.put("oldKey", before.key());
+            detail.put("newKey", after.key());
+            return store.updateKeys(tx, examId, questions, revision)
+                    .call(() -> audit.record(tx, actor, "exam.key-corrected", examId, null, detail))
+                    .replaceWith(new Exam(exam.examId(), exam.title(), exam.opensAt(), exam.closesAt(),
+                            exam.durationSeconds(), exam.graceSeconds(), questions, revision, exam.createdBy(),
+                            exam.createdAt()));
+        })).map(exam -> ExamView.of(exam, clock.instant()));
+    }
+
+    private static int indexOf(List<Question> questions, String questionId) {
+        for (int i = 0; i < questions.size(); i++) {
+            if (questions.get(i).id().equals(questionId)) {
+                return i;
+            }
+        }
+        throw ApiException.notFound("QUESTION_NOT_FOUND", "The exam has no question with that id.");
+    }
+
+    private String sha256(Object request) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(json.writeValueAsString(request).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException | JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package org.examsuite.session.exam;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The {@code exam} table. */
+@ApplicationScoped
+public class ExamStore {
+    private static final TypeReference<List<Question>> QUESTIONS = new TypeReference<>() {
+    };
+    private static final String COLUMNS = "exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
+            + "questions::text AS questions_json, key_revision, created_by, created_at";
+
+    @Inject
+    ObjectMapper json;
+
+    /** A create request seen before under the same Idempotency-Key. */
+    public record PriorCreate(String examId, String requestHash) {
+    }
+
+    /** Inserts the exam; null when the creator's Idempotency-Key was already used. */
+    Uni<String> insert(SqlClient tx, Exam exam, String idempotencyKey, String requestHash) {
+        return tx.preparedQuery("INSERT INTO exam (exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
+                + "questions, key_revision, created_by, created_at, idempotency_key, request_hash) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11) "
+                + "ON CONFLICT (created_by, idempotency_key) DO NOTHING RETURNING exam_id")
+                .execute(Tuple.from(new Object[] {exam.examId(), exam.title(), at(exam.opensAt()), at(exam.closesAt()),
+                        exam.durationSeconds(), exam.graceSeconds(), write(exam.questions()), exam.createdBy(),
+                        at(exam.createdAt()), idempotencyKey, requestHash}))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getString("exam_id") : null);
+    }
+
+    Uni<PriorCreate> findCreate(SqlClient client, String createdBy, String idempotencyKey) {
+        return client.preparedQuery("SELECT exam_id, request_hash FROM exam WHERE created_by = $1 AND idempotency_key = $2")
+                .execute(Tuple.of(createdBy, idempotencyKey))
+                .map(rows -> rows.iterator().hasNext()
+                        ? new PriorCreate(rows.iterator().next().getString("exam_id"), rows.iterator().next().getString("request_hash"))
+                        : null);
+    }
+
+    /** The exam, or null. */
+    public Uni<Exam> find(SqlClient client, String examId) {
+        return client.preparedQuery("SELECT " + COLUMNS + " FROM exam WHERE exam_id = $1").execute(Tuple.of(examId))
+                .map(rows -> rows.iterator().hasNext() ? read(rows.iterator().next()) : null);
+    }
+
+    Uni<Exam> findForUpdate(SqlClient tx, String examId) {
+        return tx.preparedQuery("SELECT " + COLUMNS + " FROM exam WHERE exam_id = $1 FOR UPDATE").execute(Tuple.of(examId))
+                .map(rows -> rows.iterator().hasNext() ? read(rows.iterator().next()) : null);
+    }
+
+    Uni<Void> updateKeys(SqlClient tx, String examId, List<Question> questions, int keyRevision) {
+        return tx.preparedQuery("UPDATE exam SET questions = $2::text::jsonb, key_revision = $3 WHERE exam_id = $1")
+                .execute(Tuple.of(examId, write(questions), keyRevision)).replaceWithVoid();
+    }
+
+    /** Exams still open or recently closed: their questions are republished on start-up. */
+    public Uni<List<Exam>> closingAfter(SqlClient client, Instant since) {
+        return client.preparedQuery("SELECT " + COLUMNS + " FROM exam WHERE closes_at > $1").execute(Tuple.of(at(since)))
+                .map(this::readAll);
+    }
+
+    private List<Exam> readAll(RowSet<Row> rows) {
+        List<Exam> exams = new ArrayList<>();
+        rows.forEach(row -> exams.add(read(row)));
+        return exams;
+    }
+
+    private Exam read(Row row) {
+        try {
+            return new Exam(row.getString("exam_id"), row.getString("title"), row.getOffsetDateTime("opens_at").toInstant(),
+                    row.getOffsetDateTime("closes_at").toInstant(), row.getInteger("duration_seconds"),
+                    row.getInteger("grace_seconds"), json.readValue(row.getString("questions_json"), QUESTIONS),
+                    row.getInteger("key_revision"), row.getString("created_by"),
+                    row.getOffsetDateTime("created_at").toInstant());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored questions of exam " + row.getString("exam_id") + " are unreadable", e);
+        }
+    }
+
+    private String write(List<Question> questions) {
+        try {
+            return json.writeValueAsString(questions);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static OffsetDateTime at(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,10 @@
+package org.examsuite.session.exam;
+
+/** DESIGN.md §4.2; the answer value each type takes is in §4 ("Answer values"). */
+public enum QuestionType {
+    SINGLE, MULTIPLE, TRUE_FALSE, FILL, NUMERIC, ESSAY;
+
+    public boolean hasOptions() {
+        return this == SINGLE || this == MULTIPLE;
+    }
+}

@@ -1,0 +1,31 @@
+package org.examsuite.session.session;
+
+import io.vertx.mutiny.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+
+/** A row of the {@code session} table. */
+public record SessionRow(String sessionId, String examId, String candidateId, int deviceEpoch, Instant startedAt,
+        Instant deadline, int graceSeconds, Instant submitDueAt, String status, String paperId, Instant submittedAt,
+        String submittedBy, Instant autosubmitClaimedAt, long rowVersion) {
+
+    public static final String IN_PROGRESS = "IN_PROGRESS";
+    public static final String SUBMITTED = "SUBMITTED";
+
+    public boolean submitted() {
+        return SUBMITTED.equals(status);
+    }
+
+    public static SessionRow of(Row row) {
+        return new SessionRow(row.getString("session_id"), row.getString("exam_id"), row.getString("candidate_id"),
+                row.getInteger("device_epoch"), instant(row.getOffsetDateTime("started_at")),
+                instant(row.getOffsetDateTime("deadline")), row.getInteger("grace_seconds"),
+                instant(row.getOffsetDateTime("submit_due_at")), row.getString("status"), row.getString("paper_id"),
+                instant(row.getOffsetDateTime("submitted_at")), row.getString("submitted_by"),
+                instant(row.getOffsetDateTime("autosubmit_claimed_at")), row.getLong("row_version"));
+    }
+
+    private static Instant instant(OffsetDateTime at) {
+        return at == null ? null : at.toInstant();
+    }
+}
