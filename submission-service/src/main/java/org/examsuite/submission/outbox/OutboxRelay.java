@@ -1,0 +1,196 @@
+package org.examsuite.submission.outbox;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.submission.session.SessionClient;
+import org.jboss.logging.Logger;
+
+/**
+ * The transactional outbox's relay. Each paper's rows were committed with the paper, so a
+ * crash between commit and publish loses nothing: the next run (on any replica) finds them.
+ * Rows are claimed with {@code FOR UPDATE SKIP LOCKED} and a lease, so replicas never send
+ * the same row at once and a relay that dies mid-way is taken over when its lease ends.
+ * <ul>
+ * <li>PAPER_PUBLISH: XADD to {@code exam.papers.stream} with the submitting request's trace
+ * context; published again every {@code republish-after} until grading-saga confirms
+ * (grading-started) — at least once, even if Redis loses the stream entry.</li>
+ * <li>SESSION_SUBMITTED: tells session-service, retried with backoff until it answers 2xx.</li>
+ * </ul>
+ * Runs every {@code poll-interval} and right after each paper is stored ({@link #kick()}).
+ */
+@ApplicationScoped
+public class OutboxRelay {
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @Inject
+    Pool pool;
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    @RestClient
+    SessionClient sessions;
+    @Inject
+    Clock clock;
+    @ConfigProperty(name = "exam.papers.stream", defaultValue = "stream:{papers}")
+    String stream;
+    @ConfigProperty(name = "exam.outbox.relay.enabled", defaultValue = "true")
+    boolean enabled;
+    @ConfigProperty(name = "exam.outbox.poll-interval", defaultValue = "PT1S")
+    Duration pollInterval;
+    @ConfigProperty(name = "exam.outbox.republish-after", defaultValue = "PT5M")
+    Duration republishAfter;
+    @ConfigProperty(name = "exam.outbox.lease", defaultValue = "PT30S")
+    Duration lease;
+    @ConfigProperty(name = "exam.outbox.batch-size", defaultValue = "200")
+    int batchSize;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean wanted = new AtomicBoolean();
+    private ScheduledExecutorService executor;
+
+    void start(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "outbox-relay");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.scheduleWithFixedDelay(this::kick, pollInterval.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Asks for a run soon; many kicks during one run fold into one more run. */
+    public void kick() {
+        if (executor == null) {
+            return;
+        }
+        wanted.set(true);
+        if (running.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        try {
+            while (wanted.getAndSet(false)) {
+                while (runOnce() >= batchSize) {
+                    // a full batch: there is more to send
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("outbox relay run failed: %s", e.toString());
+        } finally {
+            running.set(false);
+        }
+        if (wanted.get() && running.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    /** One pass over the due rows; returns how many it claimed. Public for tests and tooling. */
+    public int runOnce() {
+        Instant now = clock.instant();
+        List<Row> claimed = new ArrayList<>();
+        pool.preparedQuery("UPDATE outbox SET next_attempt_at = $1, attempts = attempts + 1 WHERE id IN ("
+                + "SELECT id FROM outbox WHERE done_at IS NULL AND next_attempt_at <= $2 "
+                + "ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) "
+                + "RETURNING id, kind, paper_id, session_id, exam_id, traceparent, tracestate, attempts")
+                .execute(Tuple.of(at(now.plus(lease)), at(now), batchSize)).await().atMost(TIMEOUT)
+                .forEach(claimed::add);
+        for (Row row : claimed) {
+            long id = row.getLong("id");
+            try {
+                if ("PAPER_PUBLISH".equals(row.getString("kind"))) {
+                    publish(row);
+                    markSent(id, now.plus(republishAfter), false);
+                } else {
+                    notifySession(row);
+                    markSent(id, now, true);
+                }
+            } catch (RuntimeException e) {
+                Duration backoff = Duration.ofSeconds(Math.min(300, 1L << Math.min(8, row.getInteger("attempts"))));
+                LOG.warnf("outbox row %d (%s, paper %s) failed, next try in %s: %s", id, row.getString("kind"),
+                        row.getUUID("paper_id"), backoff, e.toString());
+                pool.preparedQuery("UPDATE outbox SET next_attempt_at = $2, last_error = $3 WHERE id = $1")
+                        .execute(Tuple.of(id, at(now.plus(backoff)), String.valueOf(e.getMessage())))
+                        .await().atMost(TIMEOUT);
+            }
+        }
+        return claimed.size();
+    }
+
+    private void publish(Row row) {
+        List<String> args = new ArrayList<>(List.of(stream, "*",
+                "paperId", row.getUUID("paper_id").toString(),
+                "sessionId", row.getString("session_id"),
+                "examId", row.getString("exam_id")));
+        // The trace of the request that stored the paper continues in grading-saga.
+        for (String field : new String[] {"traceparent", "tracestate"}) {
+            String value = row.getString(field);
+            if (value != null && !value.isEmpty()) {
+                args.add(field);
+                args.add(value);
+            }
+        }
+        redis.execute("XADD", args.toArray(String[]::new));
+    }
+
+    private void notifySession(Row row) {
+        try (Response response = sessions.submitted(row.getString("session_id"),
+                Map.of("paperId", row.getUUID("paper_id").toString()))) {
+            if (response.getStatus() >= 300) {
+                throw new IllegalStateException("session-service answered " + response.getStatus());
+            }
+        }
+    }
+
+    private void markSent(long id, Instant nextAttempt, boolean done) {
+        Instant now = clock.instant();
+        pool.preparedQuery("UPDATE outbox SET last_sent_at = $2, next_attempt_at = $3, last_error = NULL, "
+                + "done_at = CASE WHEN $4 THEN coalesce(done_at, $2) ELSE done_at END WHERE id = $1")
+                .execute(Tuple.of(id, at(now), at(nextAttempt), done)).await().atMost(TIMEOUT);
+    }
+
+    /** grading-saga's confirmation: the paper's saga is durable, stop republishing. Idempotent. */
+    public boolean confirmGradingStarted(UUID paperId) {
+        int updated = pool.preparedQuery("UPDATE outbox SET done_at = coalesce(done_at, $2) "
+                + "WHERE paper_id = $1 AND kind = 'PAPER_PUBLISH'")
+                .execute(Tuple.of(paperId, at(clock.instant()))).await().atMost(TIMEOUT).rowCount();
+        return updated > 0;
+    }
+
+    private static OffsetDateTime at(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

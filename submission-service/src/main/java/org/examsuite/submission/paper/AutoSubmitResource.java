@@ -1,0 +1,58 @@
+package org.examsuite.submission.paper;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.submission.session.SessionFacts;
+import org.examsuite.submission.session.SessionState;
+import org.examsuite.submission.submit.SubmissionMetrics;
+
+/**
+ * session-service's auto-submit (at deadline + grace) and force-submit (a proctor): the
+ * session's paper from its newest draft plus every kept final sheet. 201 when this call
+ * stored the paper, 200 with the paper that exists — so session-service may retry freely.
+ */
+@Path("/internal/v1/sessions/{sessionId}/auto-submit")
+@RolesAllowed(Roles.SERVICE)
+public class AutoSubmitResource {
+    @Inject
+    SessionFacts sessions;
+    @Inject
+    PaperMaker maker;
+    @Inject
+    SubmissionMetrics metrics;
+
+    /** {@code candidateId} is a fallback for a published state that does not carry it. */
+    public record AutoSubmitRequest(String submittedBy, String actor, String candidateId) {
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response autoSubmit(@PathParam("sessionId") String sessionId, AutoSubmitRequest request) {
+        long started = System.nanoTime();
+        String submittedBy = request == null || request.submittedBy() == null ? "AUTO" : request.submittedBy();
+        if (!submittedBy.equals("AUTO") && !submittedBy.equals("PROCTOR")) {
+            throw new ApiException(400, "INVALID_FIELD", "submittedBy is AUTO or PROCTOR.").with("field", "submittedBy");
+        }
+        String actor = request == null || request.actor() == null ? submittedBy.toLowerCase() : request.actor();
+        if (actor.length() > 256) {
+            throw new ApiException(400, "INVALID_FIELD", "actor has at most 256 characters.").with("field", "actor");
+        }
+        SessionState session = sessions.require(sessionId);
+        String candidateId = session.candidateId() != null ? session.candidateId()
+                : request == null ? null : request.candidateId();
+        PaperMaker.Outcome made = maker.ensure(session, candidateId, submittedBy, actor);
+        metrics.record(made.created() ? "auto_created" : "auto_existing", started);
+        return Response.status(made.created() ? 201 : 200).entity(made.paper().toJson()).type(MediaType.APPLICATION_JSON)
+                .build();
+    }
+}

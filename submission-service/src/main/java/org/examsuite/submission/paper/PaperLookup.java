@@ -1,0 +1,31 @@
+package org.examsuite.submission.paper;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.UUID;
+import org.examsuite.common.problem.ApiException;
+
+/** A paper by id, or 404 PAPER_NOT_FOUND (an id that is not even a UUID included). */
+@ApplicationScoped
+public class PaperLookup {
+    @Inject
+    PaperStore papers;
+
+    public Paper require(String paperId) {
+        UUID id;
+        try {
+            id = UUID.fromString(paperId);
+        } catch (IllegalArgumentException e) {
+            throw notFound();
+        }
+        Paper paper = papers.findById(id);
+        if (paper == null) {
+            throw notFound();
+        }
+        return paper;
+    }
+
+    private static ApiException notFound() {
+        return ApiException.notFound("PAPER_NOT_FOUND", "No such paper.");
+    }
+}

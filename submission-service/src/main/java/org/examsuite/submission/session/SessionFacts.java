@@ -1,0 +1,80 @@
+package org.examsuite.submission.session;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.submission.redis.Keys;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads a session's published state from Redis. The hot path makes no call to
+ * session-service: only when the state is missing (Redis lost it) do we ask the owner to
+ * publish it again, and read it once more — we never guess.
+ */
+@ApplicationScoped
+public class SessionFacts {
+    private static final Logger LOG = Logger.getLogger(SessionFacts.class);
+    /** No braces: an id must never change the hash tag of the keys built from it. */
+    private static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    @RestClient
+    SessionClient sessions;
+
+    public SessionState require(String sessionId) {
+        if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+            throw notFound();
+        }
+        SessionState state = read(sessionId);
+        if (state != null) {
+            return state;
+        }
+        int status;
+        try (Response response = sessions.publishSession(sessionId)) {
+            status = response.getStatus();
+        } catch (jakarta.ws.rs.WebApplicationException e) {
+            status = e.getResponse().getStatus();
+        } catch (RuntimeException e) {
+            LOG.warnf("session-service did not answer a publish request for %s: %s", sessionId, e.toString());
+            throw ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
+                    "The session's state is not available right now; retry shortly.", 2);
+        }
+        if (status == 404) {
+            throw notFound();
+        }
+        state = read(sessionId);
+        if (state == null) {
+            if (status >= 200 && status < 300) {
+                throw notFound();
+            }
+            throw ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
+                    "The session's state is not available right now; retry shortly.", 2);
+        }
+        return state;
+    }
+
+    private static ApiException notFound() {
+        return ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+    }
+
+    SessionState read(String sessionId) {
+        Map<String, String> fields = redis.hash(String.class).hgetall(Keys.sessionState(sessionId));
+        if (fields == null || fields.isEmpty() || fields.get("examId") == null || fields.get("deadline") == null) {
+            return null;
+        }
+        try {
+            return new SessionState(sessionId, fields.get("examId"), fields.get("candidateId"),
+                    Long.parseLong(fields.getOrDefault("epoch", "0")), Long.parseLong(fields.get("deadline")),
+                    Long.parseLong(fields.getOrDefault("graceMs", "30000")), fields.getOrDefault("status", "IN_PROGRESS"));
+        } catch (NumberFormatException e) {
+            LOG.errorf("published state of session %s is not readable: %s", sessionId, fields);
+            return null;
+        }
+    }
+}

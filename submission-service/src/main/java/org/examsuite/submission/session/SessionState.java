@@ -1,0 +1,25 @@
+package org.examsuite.submission.session;
+
+import java.time.Instant;
+
+/**
+ * A session as session-service publishes it ({@code ses:{<sessionId>}:state}). The deadline
+ * is read here on every request, never from a token, so an extension reaches us at once.
+ * {@code candidateId} is null when the publisher does not write it.
+ */
+public record SessionState(String sessionId, String examId, String candidateId, long epoch, long deadlineMs, long graceMs,
+        String status) {
+
+    /** The last instant at which a final sheet is still taken (deadline + grace). */
+    public long closesAtMs() {
+        return deadlineMs + graceMs;
+    }
+
+    public boolean acceptsSheetAt(Instant now) {
+        return now.toEpochMilli() <= closesAtMs();
+    }
+
+    public boolean isLateAt(long receivedAtMs) {
+        return receivedAtMs > deadlineMs;
+    }
+}

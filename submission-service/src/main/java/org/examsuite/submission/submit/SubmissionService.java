@@ -1,0 +1,175 @@
+package org.examsuite.submission.submit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.auth.Caller;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.submission.paper.Canonical;
+import org.examsuite.submission.paper.Paper;
+import org.examsuite.submission.paper.PaperMaker;
+import org.examsuite.submission.paper.PaperStore;
+import org.examsuite.submission.paper.SheetStore;
+import org.examsuite.submission.session.SessionFacts;
+import org.examsuite.submission.session.SessionState;
+
+/**
+ * {@code POST /api/v1/submissions}: the rules of DESIGN.md §3.4–3.5 and §4.2, in the order the
+ * contract fixes them:
+ * <ol>
+ * <li>no Idempotency-Key → 400 IDEMPOTENCY_KEY_MISSING;</li>
+ * <li>same key, same body as a stored response → that response, {@code Idempotent-Replayed: true};</li>
+ * <li>the session already has a paper → 200 with it, whatever the key and body;</li>
+ * <li>same key, other body → 422 IDEMPOTENCY_KEY_REUSED;</li>
+ * <li>same key still in flight → 409 REQUEST_IN_PROGRESS with Retry-After;</li>
+ * <li>another key while one is in flight → waits for that request's paper (the session lock).</li>
+ * </ol>
+ * Before any of that the request must be a well-formed sheet of the caller's own session;
+ * under overload it is shed with 429 — after its sheet is kept, so a sheet that reached us by
+ * deadline + grace is in the paper whatever happens to the request.
+ */
+@ApplicationScoped
+public class SubmissionService {
+    static final int MAX_KEY_LENGTH = 255;
+
+    @Inject
+    Caller caller;
+    @Inject
+    SessionFacts sessions;
+    @Inject
+    IdempotencyStore idempotency;
+    @Inject
+    PaperMaker maker;
+    @Inject
+    PaperStore papers;
+    @Inject
+    SheetStore sheets;
+    @Inject
+    Admission admission;
+    @Inject
+    SubmissionMetrics metrics;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Clock clock;
+    @ConfigProperty(name = "exam.submission.max-sheet-bytes", defaultValue = "1048576")
+    int maxSheetBytes;
+    @ConfigProperty(name = "exam.submission.max-answers", defaultValue = "500")
+    int maxAnswers;
+    @ConfigProperty(name = "exam.submission.max-value-bytes", defaultValue = "65536")
+    int maxValueBytes;
+
+    /** What to answer: a paper with its status, and whether it is a replay. */
+    public record Reply(int status, Paper paper, boolean replayed) {
+    }
+
+    public Reply submit(String idempotencyKey, String body) {
+        long started = System.nanoTime();
+        String outcome = "rejected";
+        try {
+            Reply reply = decide(idempotencyKey, body);
+            outcome = reply.replayed() ? "replayed" : reply.status() == 201 ? "created" : "existing";
+            return reply;
+        } catch (ApiException e) {
+            outcome = switch (e.code()) {
+                case "REQUEST_IN_PROGRESS" -> "in_progress";
+                case "IDEMPOTENCY_KEY_REUSED" -> "key_reused";
+                case "SUBMISSIONS_BUSY" -> "shed";
+                default -> e.status() >= 500 ? "unavailable" : "rejected";
+            };
+            throw e;
+        } catch (RuntimeException e) {
+            outcome = "failed";
+            throw e;
+        } finally {
+            metrics.record(outcome, started);
+        }
+    }
+
+    private Reply decide(String key, String body) {
+        if (key == null || key.isBlank()) {
+            throw ApiException.badRequest("IDEMPOTENCY_KEY_MISSING", "Send an Idempotency-Key header with every submission.");
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw ApiException.badRequest("IDEMPOTENCY_KEY_INVALID", "An Idempotency-Key has at most 255 characters.");
+        }
+        FinalSheet sheet = FinalSheet.parse(json, body,
+                new FinalSheet.Limits(maxSheetBytes, maxAnswers, maxValueBytes));
+        caller.requireCandidateOf(sheet.sessionId());
+        SessionState session = sessions.require(sheet.sessionId());
+        String candidateId = caller.candidateId();
+        if (!session.examId().equals(caller.examId())
+                || (session.candidateId() != null && !session.candidateId().equals(candidateId))) {
+            throw ApiException.forbidden("This token does not give access to that session.");
+        }
+        long epoch = caller.deviceEpoch();
+        Instant receivedAt = clock.instant();
+        if (!admission.tryEnter()) {
+            if (session.acceptsSheetAt(receivedAt) && epoch >= session.epoch()) {
+                sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli());
+            }
+            throw ApiException.retryLater(429, "SUBMISSIONS_BUSY",
+                    "Too many submissions right now; your answers are kept, retry to get your paper.", 1);
+        }
+        try {
+            return decideAdmitted(key, sheet, session, candidateId, epoch, receivedAt);
+        } finally {
+            admission.leave();
+        }
+    }
+
+    private Reply decideAdmitted(String key, FinalSheet sheet, SessionState session, String candidateId, long epoch,
+            Instant receivedAt) {
+        IdempotencyStore.Lookup lookup = idempotency.begin(session.examId(), candidateId, key,
+                Canonical.sha256Hex(sheet.canonicalBody()));
+        if (lookup.outcome() == IdempotencyStore.Outcome.REPLAY) {
+            Paper paper = papers.findById(UUID.fromString(lookup.paperId()));
+            if (paper != null) {
+                return new Reply(lookup.status(), paper, true);
+            }
+        }
+        IdempotencyStore.Claim claim = lookup.claim();
+        try {
+            Paper existing = maker.existing(session.sessionId());
+            if (existing != null) {
+                if (claim != null) {
+                    idempotency.complete(claim, 200, existing.paperId().toString());
+                    claim = null;
+                }
+                return new Reply(200, existing, false);
+            }
+            if (lookup.outcome() == IdempotencyStore.Outcome.DIFFERENT) {
+                throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED",
+                        "This Idempotency-Key was used with another body; use a new key for a new request.");
+            }
+            if (lookup.outcome() == IdempotencyStore.Outcome.IN_FLIGHT) {
+                throw ApiException.retryLater(409, "REQUEST_IN_PROGRESS",
+                        "A request with this Idempotency-Key is still being worked; retry shortly.", 1);
+            }
+            if (epoch < session.epoch()) {
+                throw ApiException.conflict("SESSION_TAKEN_OVER", "The session continues on a newer device.");
+            }
+            boolean inTime = session.acceptsSheetAt(receivedAt);
+            if (inTime) {
+                sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli());
+            }
+            // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
+            PaperMaker.Outcome made = inTime
+                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId)
+                    : maker.ensure(session, candidateId, "AUTO", "late-submit");
+            int status = made.created() && inTime ? 201 : 200;
+            idempotency.complete(claim, status, made.paper().paperId().toString());
+            claim = null;
+            return new Reply(status, made.paper(), false);
+        } finally {
+            if (claim != null) {
+                // Not a final response (5xx, 409, 429 or a failure): the key is free for the retry.
+                idempotency.abandon(claim);
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.examsuite.submission.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * answer-service's seal and session-service's publish/submitted endpoints as written in
+ * docs/ARCHITECTURE.md, served by a JDK HttpServer and programmed per session by the tests.
+ */
+public class Stubs implements QuarkusTestResourceLifecycleManager {
+    private static final Pattern SEAL = Pattern.compile("/internal/v1/answers/([^/]+)/seal");
+    private static final Pattern PUBLISH = Pattern.compile("/internal/v1/sessions/([^/]+)/publish");
+    private static final Pattern SUBMITTED = Pattern.compile("/internal/v1/sessions/([^/]+)/submitted");
+
+    /** sessionId → the seal snapshot's {@code answers} JSON object (default {}). */
+    public static final Map<String, String> DRAFTS = new ConcurrentHashMap<>();
+    public static final Map<String, Integer> LATE_CHANGES = new ConcurrentHashMap<>();
+    /** Sessions whose seal answers 500 (answer-service down). */
+    public static final Set<String> FAILING_SEALS = ConcurrentHashMap.newKeySet();
+    /** Sessions whose seal waits for this latch (a request held in flight). */
+    public static final Map<String, CountDownLatch> HELD_SEALS = new ConcurrentHashMap<>();
+    public static final Map<String, AtomicInteger> SEAL_CALLS = new ConcurrentHashMap<>();
+    /** The traceparent header each seal call carried. */
+    public static final Map<String, List<String>> SEAL_TRACEPARENTS = new ConcurrentHashMap<>();
+    /** sessionId → bodies of /submitted calls. */
+    public static final Map<String, List<String>> SUBMITTED_CALLS = new ConcurrentHashMap<>();
+    /** Called for a publish request: true when it (re)published the state (204), false for 404. */
+    public static volatile Predicate<String> publisher = sessionId -> false;
+
+    private HttpServer server;
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/", this::handle);
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        return Map.of("quarkus.rest-client.answer-service.url", url,
+                "quarkus.rest-client.session-service.url", url,
+                "quarkus.rest-client.answer-service.read-timeout", "30000");
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            exchange.getRequestBody().readAllBytes();
+            String path = exchange.getRequestURI().getPath();
+            Matcher m;
+            if ((m = SEAL.matcher(path)).matches()) {
+                seal(exchange, m.group(1));
+            } else if ((m = PUBLISH.matcher(path)).matches()) {
+                exchange.sendResponseHeaders(publisher.test(m.group(1)) ? 204 : 404, -1);
+            } else if ((m = SUBMITTED.matcher(path)).matches()) {
+                SUBMITTED_CALLS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(path);
+                exchange.sendResponseHeaders(204, -1);
+            } else {
+                exchange.sendResponseHeaders(404, -1);
+            }
+        }
+    }
+
+    private void seal(HttpExchange exchange, String sessionId) throws IOException {
+        SEAL_CALLS.computeIfAbsent(sessionId, s -> new AtomicInteger()).incrementAndGet();
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+            SEAL_TRACEPARENTS.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(traceparent);
+        }
+        CountDownLatch held = HELD_SEALS.get(sessionId);
+        if (held != null) {
+            try {
+                held.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (FAILING_SEALS.contains(sessionId)) {
+            exchange.sendResponseHeaders(500, -1);
+            return;
+        }
+        String body = "{\"sessionId\":\"" + sessionId + "\",\"sealedAt\":\"2026-12-01T10:00:00Z\",\"version\":1,"
+                + "\"generation\":1,\"lateChanges\":" + LATE_CHANGES.getOrDefault(sessionId, 0) + ",\"answers\":"
+                + DRAFTS.getOrDefault(sessionId, "{}") + "}";
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}
