@@ -1,0 +1,48 @@
+package org.examsuite.answer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.answer.redis.LuaScript;
+import org.examsuite.answer.redis.RedisScripts;
+import org.examsuite.common.problem.ApiException;
+
+/**
+ * The benchmark's ceiling (bench/autosave): parse a JSON delta, one Redis Lua round trip,
+ * answer — what an autosave cannot beat on the same machine. Off unless
+ * {@code exam.answer.bench.ceiling-enabled=true}; then 404 like any unknown path.
+ */
+@Path("/api/v1/bench/ceiling/{n}")
+public class CeilingResource {
+    private final LuaScript ceiling = LuaScript.of(CeilingResource.class, "ceiling.lua");
+
+    @Inject
+    RedisScripts scripts;
+    @ConfigProperty(name = "exam.answer.bench.ceiling-enabled", defaultValue = "false")
+    boolean enabled;
+
+    @POST
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Map<String, Object>> ceiling(@PathParam("n") int n, JsonNode body) {
+        if (!enabled) {
+            throw ApiException.notFound("NOT_FOUND", "No such resource.");
+        }
+        JsonNode first = body == null ? null : body.path("changes").path(0);
+        String field = first == null ? "q" : first.path("questionId").asText("q");
+        String value = first == null ? "null" : first.path("value").toString();
+        return scripts.run(ceiling, List.of("ans:{bench:" + (n & 0xffff) + "}:ceiling"), List.of(field, value))
+                .map(reply -> Map.of("fields", reply.toLong()));
+    }
+}

@@ -1,0 +1,50 @@
+package org.examsuite.answer.draft;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.examsuite.common.auth.Caller;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.problem.ApiException;
+
+/** Delta autosave and the draft (DESIGN.md §3.3, §4.2). */
+@Path("/api/v1/answers/{sessionId}")
+@Produces(MediaType.APPLICATION_JSON)
+public class DraftResource {
+    @Inject
+    DraftService service;
+    @Inject
+    Caller caller;
+
+    /** Only the session's candidate writes, stamped with the device epoch of its token. */
+    @PATCH
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.CANDIDATE)
+    public Uni<DraftView.Saved> autosave(@PathParam("sessionId") String sessionId, JsonNode body) {
+        caller.requireCandidateOf(sessionId);
+        requireSafe(sessionId);
+        return service.autosave(sessionId, caller.examId(), caller.deviceEpoch(), body);
+    }
+
+    @GET
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    public Uni<DraftView.Current> draft(@PathParam("sessionId") String sessionId) {
+        caller.requireSession(sessionId);
+        requireSafe(sessionId);
+        return service.current(sessionId).map(service::view);
+    }
+
+    public static void requireSafe(String sessionId) {
+        if (!DraftKeys.isSafeId(sessionId)) {
+            throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+        }
+    }
+}

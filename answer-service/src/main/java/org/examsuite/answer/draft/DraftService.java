@@ -1,0 +1,172 @@
+package org.examsuite.answer.draft;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.answer.draft.AutosaveRequest.ChangeNode;
+import org.examsuite.answer.draft.DraftStore.Change;
+import org.examsuite.answer.exam.ExamQuestions;
+import org.examsuite.answer.exam.Question;
+import org.examsuite.answer.persistence.DraftRestorer;
+import org.examsuite.common.problem.ApiException;
+
+/**
+ * The autosave rules (DESIGN.md §3.3): validate the whole request first (nothing changes on
+ * bad input), then one atomic Lua call decides per question by stamp. A missing published
+ * state or draft is fetched/restored and the call is made again.
+ */
+@ApplicationScoped
+public class DraftService {
+    /** NO_STATE and NO_DRAFT can each need one repair before the call succeeds. */
+    private static final int ATTEMPTS = 3;
+
+    @Inject
+    DraftStore store;
+    @Inject
+    DraftRestorer restorer;
+    @Inject
+    ExamQuestions examQuestions;
+    @Inject
+    org.examsuite.answer.session.PublishedState published;
+    @Inject
+    Clock clock;
+    @Inject
+    ObjectMapper mapper;
+    @Inject
+    MeterRegistry registry;
+    @Inject
+    Tracer tracer;
+    @ConfigProperty(name = "exam.answer.limits.max-value-bytes")
+    int maxValueBytes;
+
+    private Counter appliedChanges;
+    private Counter staleChanges;
+
+    @PostConstruct
+    void metrics() {
+        appliedChanges = Counter.builder("exam.autosave.changes").tag("result", "applied")
+                .description("Autosaved changes by result").register(registry);
+        staleChanges = Counter.builder("exam.autosave.changes").tag("result", "stale")
+                .description("Autosaved changes by result").register(registry);
+    }
+
+    public Uni<DraftView.Saved> autosave(String sessionId, String examId, long deviceEpoch, JsonNode body) {
+        AutosaveRequest request = AutosaveRequest.parse(body, maxValueBytes);
+        return examQuestions.of(examId).chain(questions -> {
+            List<Change> changes = validated(request, questions);
+            return attempt(sessionId, deviceEpoch, request.version(), changes, ATTEMPTS);
+        });
+    }
+
+    private static List<Change> validated(AutosaveRequest request, Map<String, Question> questions) {
+        List<Change> changes = new ArrayList<>(request.changes().size());
+        for (ChangeNode change : request.changes()) {
+            Question question = questions.get(change.questionId());
+            if (question == null) {
+                throw ApiException.badRequest("UNKNOWN_QUESTION", "The exam has no question '" + change.questionId() + "'.")
+                        .with("questionId", change.questionId());
+            }
+            if (!question.accepts(change.value())) {
+                throw ApiException.badRequest("INVALID_ANSWER",
+                        "That is not an answer to the " + question.type() + " question '" + change.questionId() + "'.")
+                        .with("questionId", change.questionId());
+            }
+            changes.add(new Change(change.questionId(), change.json()));
+        }
+        return changes;
+    }
+
+    private Uni<DraftView.Saved> attempt(String sessionId, long epoch, long version, List<Change> changes, int left) {
+        return traced(sessionId, changes.size(), store.autosave(sessionId, clock.millis(), epoch, version, changes))
+                .chain(outcome -> switch (outcome.status()) {
+                    case OK -> Uni.createFrom().item(saved(outcome));
+                    case TAKEN_OVER -> Uni.createFrom().failure(ApiException.conflict("SESSION_TAKEN_OVER",
+                            "The session continues on another device (epoch " + outcome.detail() + ")."));
+                    case CLOSED -> Uni.createFrom().failure(closed(outcome.detail()));
+                    case NO_STATE -> left > 1
+                            ? published.republishSession(sessionId).chain(() -> attempt(sessionId, epoch, version, changes, left - 1))
+                            : Uni.createFrom().failure(ApiException.notFound("SESSION_NOT_FOUND", "No such session."));
+                    case NO_DRAFT -> left > 1
+                            ? restorer.restore(sessionId).chain(() -> attempt(sessionId, epoch, version, changes, left - 1))
+                            : Uni.createFrom().failure(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                                    "The draft could not be restored.", 1));
+                });
+    }
+
+    static ApiException closed(String reason) {
+        return ApiException.conflict("SESSION_CLOSED", "deadline".equals(reason)
+                ? "The deadline and its grace period are over." : "The session's answers are sealed.");
+    }
+
+    private DraftView.Saved saved(AutosaveOutcome outcome) {
+        if (!outcome.applied().isEmpty()) {
+            appliedChanges.increment(outcome.applied().size());
+        }
+        if (!outcome.stale().isEmpty()) {
+            staleChanges.increment(outcome.stale().size());
+        }
+        return new DraftView.Saved(outcome.version(), outcome.generation(), outcome.applied(), outcome.stale());
+    }
+
+    /** A client span around the Lua call: the hot path's one Redis round trip. */
+    private Uni<AutosaveOutcome> traced(String sessionId, int changes, Uni<AutosaveOutcome> call) {
+        return Uni.createFrom().deferred(() -> {
+            Span span = tracer.spanBuilder("redis autosave.lua").setSpanKind(SpanKind.CLIENT)
+                    .setAttribute("db.system", "redis").setAttribute("exam.session_id", sessionId)
+                    .setAttribute("exam.changes", changes).startSpan();
+            return call.onItemOrFailure().invoke((outcome, failure) -> {
+                if (failure != null) {
+                    span.recordException(failure);
+                    span.setStatus(StatusCode.ERROR);
+                } else {
+                    span.setAttribute("exam.outcome", outcome.status().name());
+                    span.setAttribute("exam.applied", outcome.applied().size());
+                }
+                span.end();
+            });
+        });
+    }
+
+    /** The draft as held, restored from PostgreSQL first when Redis lost it. */
+    public Uni<Draft> current(String sessionId) {
+        return store.read(sessionId).chain(draft -> draft != null ? Uni.createFrom().item(draft)
+                : restorer.restore(sessionId).chain(() -> store.read(sessionId)))
+                .map(draft -> {
+                    if (draft == null) {
+                        throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The draft could not be restored.", 1);
+                    }
+                    return draft;
+                });
+    }
+
+    public DraftView.Current view(Draft draft) {
+        Map<String, DraftView.Answer> answers = new LinkedHashMap<>();
+        for (StampedAnswer answer : draft.answers().values()) {
+            answers.put(answer.questionId(), new DraftView.Answer(json(answer.json()), answer.version(), answer.epoch()));
+        }
+        return new DraftView.Current(draft.sessionId(), draft.version(), draft.generation(), draft.sealed(), answers);
+    }
+
+    private JsonNode json(String text) {
+        try {
+            return mapper.readTree(text);
+        } catch (Exception e) {
+            throw new IllegalStateException("unreadable stored answer", e);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package org.examsuite.answer.draft;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import org.examsuite.answer.draft.AutosaveOutcome.Stale;
+import org.examsuite.answer.draft.AutosaveOutcome.Status;
+import org.examsuite.answer.persistence.WriteBehindQueue;
+import org.examsuite.answer.redis.LuaScript;
+import org.examsuite.answer.redis.RedisScripts;
+
+/** The draft in Redis: every change to it is one Lua call in the session's hash slot. */
+@ApplicationScoped
+public class DraftStore {
+    private final LuaScript AUTOSAVE = LuaScript.of(DraftStore.class, "autosave.lua");
+    private final LuaScript READ = LuaScript.of(DraftStore.class, "read.lua");
+    private final LuaScript RESTORE = LuaScript.of(DraftStore.class, "restore.lua");
+    private final LuaScript SEAL = LuaScript.of(DraftStore.class, "seal.lua");
+    private final LuaScript PERSISTED = LuaScript.of(DraftStore.class, "persisted.lua");
+
+    @Inject
+    RedisScripts scripts;
+
+    /** A change already validated: the question and its value as JSON text ({@code null} clears). */
+    public record Change(String questionId, String json) {
+    }
+
+    /**
+     * Applies the changes stamped (epoch, version) against the session's published state, and
+     * marks the draft dirty for the write-behind in the same pipelined round trip (after the
+     * script, so a flusher that claims the mark always reads what the script wrote).
+     */
+    public Uni<AutosaveOutcome> autosave(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
+        List<String> args = new ArrayList<>(3 + changes.size() * 2);
+        args.add(Long.toString(nowMs));
+        args.add(Long.toString(epoch));
+        args.add(Long.toString(version));
+        for (Change change : changes) {
+            args.add(change.questionId());
+            args.add(change.json());
+        }
+        return scripts.runThen(AUTOSAVE, List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId)), args,
+                WriteBehindQueue.markDirty(sessionId, nowMs))
+                .map(DraftStore::outcome);
+    }
+
+    private static AutosaveOutcome outcome(Response reply) {
+        String status = reply.get(0).toString();
+        switch (status) {
+            case "OK":
+                List<String> applied = RedisScripts.strings(reply.get(3));
+                Response staleReply = reply.get(4);
+                List<Stale> stale = new ArrayList<>(staleReply.size());
+                for (int i = 0; i < staleReply.size(); i++) {
+                    Response entry = staleReply.get(i);
+                    stale.add(new Stale(entry.get(0).toString(), Long.parseLong(entry.get(1).toString())));
+                }
+                return new AutosaveOutcome(Status.OK, null, Long.parseLong(reply.get(1).toString()),
+                        Long.parseLong(reply.get(2).toString()), applied, stale);
+            case "CLOSED":
+            case "TAKEN_OVER":
+                return AutosaveOutcome.refused(Status.valueOf(status), reply.get(1).toString());
+            default:
+                return AutosaveOutcome.refused(Status.valueOf(status), null);
+        }
+    }
+
+    /** The draft, or null when Redis has none. */
+    public Uni<Draft> read(String sessionId) {
+        return scripts.run(READ, List.of(DraftKeys.draft(sessionId)), List.of("all"))
+                .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
+    }
+
+    /** The draft with only the answers written since PostgreSQL last confirmed; null when none. */
+    public Uni<Draft> readUnpersisted(String sessionId) {
+        return scripts.run(READ, List.of(DraftKeys.draft(sessionId)), List.of("unpersisted"))
+                .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
+    }
+
+    /** Closes the draft for good and returns it; null when Redis has no draft. */
+    public Uni<Draft> seal(String sessionId, long nowMs) {
+        return scripts.run(SEAL, List.of(DraftKeys.draft(sessionId)), List.of(Long.toString(nowMs)))
+                .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
+    }
+
+    /** Writes a draft restored from PostgreSQL unless Redis has one again; true when written. */
+    public Uni<Boolean> restore(Draft draft) {
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(draft.generation()));
+        args.add(Long.toString(draft.version()));
+        args.add(Long.toString(draft.lateChanges()));
+        args.add(draft.examId());
+        args.add(draft.sealed() ? Long.toString(draft.sealedAtMs()) : "");
+        for (StampedAnswer answer : draft.answers().values()) {
+            args.add(answer.questionId());
+            args.add(new StampedAnswer(answer.questionId(), answer.epoch(), answer.version(), 0, answer.json()).encode());
+        }
+        return scripts.run(RESTORE, List.of(DraftKeys.draft(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
+    }
+
+    /** Records that PostgreSQL holds the draft up to {@code rev}. */
+    public Uni<Void> markPersisted(String sessionId, long rev) {
+        return scripts.run(PERSISTED, List.of(DraftKeys.draft(sessionId)), List.of(Long.toString(rev))).replaceWithVoid();
+    }
+
+    /** The exam of the session as session-service published it; null when not published. */
+    public Uni<String> publishedExamId(String sessionId) {
+        return scripts.send(Request.cmd(Command.HGET).arg(DraftKeys.sessionState(sessionId)).arg("examId"))
+                .map(reply -> reply == null ? null : reply.toString());
+    }
+
+    /** The exam's frozen questions as session-service published them (JSON); null when not published. */
+    public Uni<String> publishedQuestions(String examId) {
+        return scripts.send(Request.cmd(Command.GET).arg(DraftKeys.examQuestions(examId)))
+                .map(reply -> reply == null ? null : reply.toString());
+    }
+}

@@ -1,0 +1,75 @@
+package org.examsuite.answer.exam;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.answer.draft.DraftKeys;
+import org.examsuite.answer.draft.DraftStore;
+import org.examsuite.answer.session.PublishedState;
+import org.examsuite.common.problem.ApiException;
+
+/**
+ * An exam's frozen question ids and types, read from session-service's published
+ * {@code ses:{exam:<examId>}:questions} and cached in this process: questions never change
+ * once an exam opens, so the hot path reads them from memory.
+ */
+@ApplicationScoped
+public class ExamQuestions {
+    @Inject
+    DraftStore store;
+    @Inject
+    PublishedState published;
+    @Inject
+    ObjectMapper mapper;
+    @ConfigProperty(name = "exam.answer.exam-cache.max-exams", defaultValue = "1000")
+    int maxExams;
+
+    private final Map<String, Map<String, Question>> cache = new ConcurrentHashMap<>();
+
+    public Uni<Map<String, Question>> of(String examId) {
+        if (!DraftKeys.isSafeId(examId)) {
+            return Uni.createFrom().failure(ApiException.notFound("EXAM_NOT_FOUND", "No such exam."));
+        }
+        Map<String, Question> cached = cache.get(examId);
+        if (cached != null) {
+            return Uni.createFrom().item(cached);
+        }
+        return store.publishedQuestions(examId)
+                .chain(json -> json != null ? Uni.createFrom().item(json)
+                        : published.republishExam(examId).chain(() -> store.publishedQuestions(examId)))
+                .map(json -> {
+                    if (json == null) {
+                        throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The exam's questions are not published.", 1);
+                    }
+                    Map<String, Question> questions = parse(json);
+                    if (cache.size() >= maxExams) {
+                        cache.clear(); // exams end; a rare re-read is cheaper than an unbounded map
+                    }
+                    cache.put(examId, questions);
+                    return questions;
+                });
+    }
+
+    private Map<String, Question> parse(String json) {
+        try {
+            JsonNode root = mapper.readTree(json);
+            Map<String, Question> questions = new HashMap<>();
+            for (JsonNode q : root.path("questions")) {
+                List<String> options = new ArrayList<>();
+                q.path("options").forEach(o -> options.add(o.asText()));
+                questions.put(q.path("id").asText(), Question.of(q.path("id").asText(), q.path("type").asText(), options));
+            }
+            return Map.copyOf(questions);
+        } catch (Exception e) {
+            throw new IllegalStateException("unreadable published questions", e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package org.examsuite.answer.exam;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** A frozen question as session-service publishes it: id, type and options (never the key). */
+public record Question(String id, String type, Set<String> options) {
+
+    /**
+     * Whether {@code value} is an answer of this question's type (DESIGN.md "Answer values");
+     * {@code null} (a clear) always is.
+     */
+    public boolean accepts(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return true;
+        }
+        return switch (type) {
+            case "SINGLE" -> value.isTextual() && options.contains(value.textValue());
+            case "MULTIPLE" -> isSetOfOptions(value);
+            case "TRUE_FALSE" -> value.isBoolean();
+            case "FILL", "ESSAY" -> value.isTextual();
+            case "NUMERIC" -> value.isNumber() && Double.isFinite(value.doubleValue());
+            default -> false;
+        };
+    }
+
+    private boolean isSetOfOptions(JsonNode value) {
+        if (!value.isArray()) {
+            return false;
+        }
+        Set<String> seen = new HashSet<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual() || !options.contains(item.textValue()) || !seen.add(item.textValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static Question of(String id, String type, List<String> options) {
+        return new Question(id, type, Set.copyOf(options));
+    }
+}

@@ -1,0 +1,180 @@
+package org.examsuite.answer.persistence;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.examsuite.answer.draft.Draft;
+import org.examsuite.answer.draft.StampedAnswer;
+
+/** The durable copy of the drafts in PostgreSQL (schema exam_answer). */
+@ApplicationScoped
+public class DraftRepository {
+    private static final String OPEN = """
+            INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation) VALUES ($1, $2, 1)
+            ON CONFLICT (session_id) DO UPDATE SET generation = d.generation + 1, updated_at = now()
+            RETURNING exam_id, generation, version, late_changes, sealed_at""";
+    private static final String ANSWERS = "SELECT question_id, epoch, version, value FROM exam_answer.answer WHERE session_id = $1";
+    private static final String UPSERT_DRAFTS = """
+            INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation, version, late_changes)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
+            ON CONFLICT (session_id) DO UPDATE SET generation = GREATEST(d.generation, EXCLUDED.generation),
+                version = GREATEST(d.version, EXCLUDED.version),
+                late_changes = GREATEST(d.late_changes, EXCLUDED.late_changes), updated_at = now()""";
+    // Version-guarded: a row only moves to a higher stamp; the rows that moved go to the history.
+    private static final String UPSERT_ANSWERS = """
+            WITH incoming AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
+                    AS t(session_id, question_id, epoch, version, value, generation)
+            ), moved AS (
+                INSERT INTO exam_answer.answer AS a (session_id, question_id, epoch, version, value)
+                SELECT session_id, question_id, epoch, version, value FROM incoming
+                ON CONFLICT (session_id, question_id) DO UPDATE
+                    SET epoch = EXCLUDED.epoch, version = EXCLUDED.version, value = EXCLUDED.value, updated_at = now()
+                    WHERE (a.epoch, a.version) < (EXCLUDED.epoch, EXCLUDED.version)
+                RETURNING a.session_id, a.question_id, a.epoch, a.version, a.value
+            )
+            INSERT INTO exam_answer.answer_history (session_id, question_id, epoch, version, value, generation)
+            SELECT m.session_id, m.question_id, m.epoch, m.version, m.value, i.generation
+            FROM moved m JOIN incoming i USING (session_id, question_id)
+            ON CONFLICT (session_id, question_id, epoch, version) DO NOTHING""";
+    private static final String SEAL = """
+            UPDATE exam_answer.draft SET sealed_at = COALESCE(sealed_at, $2), snapshot = COALESCE(snapshot, $3),
+                updated_at = now() WHERE session_id = $1 RETURNING snapshot""";
+    private static final String SNAPSHOT = "SELECT snapshot FROM exam_answer.draft WHERE session_id = $1 AND snapshot IS NOT NULL";
+    private static final String HISTORY = """
+            SELECT id, question_id, epoch, version, value, generation, persisted_at FROM exam_answer.answer_history
+            WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3""";
+
+    @Inject
+    Pool pool;
+
+    /**
+     * Takes the draft's next generation (the first is 1) and returns what PostgreSQL holds,
+     * for a draft Redis does not have. Creating the row before the first acknowledgement is
+     * what makes a later loss detectable: a restored draft never reuses a generation.
+     */
+    public Uni<Draft> open(String sessionId, String examId) {
+        return pool.withTransaction(conn -> conn.preparedQuery(OPEN).execute(Tuple.of(sessionId, examId))
+                .chain(rows -> answers(conn, sessionId).map(answers -> {
+                    Row row = rows.iterator().next();
+                    OffsetDateTime sealedAt = row.getOffsetDateTime("sealed_at");
+                    return new Draft(sessionId, row.getString("exam_id"), row.getLong("generation"), row.getLong("version"),
+                            row.getLong("late_changes"), 0, 0, sealedAt == null ? 0 : sealedAt.toInstant().toEpochMilli(),
+                            answers);
+                })));
+    }
+
+    private static Uni<Map<String, StampedAnswer>> answers(SqlConnection conn, String sessionId) {
+        return conn.preparedQuery(ANSWERS).execute(Tuple.of(sessionId)).map(rows -> {
+            Map<String, StampedAnswer> answers = new LinkedHashMap<>();
+            for (Row row : rows) {
+                String questionId = row.getString("question_id");
+                answers.put(questionId, new StampedAnswer(questionId, row.getLong("epoch"), row.getLong("version"), 0,
+                        row.getString("value")));
+            }
+            return answers;
+        });
+    }
+
+    /** Writes the drafts' answers (version-guarded) and history in one transaction. */
+    public Uni<Void> persist(List<Draft> drafts) {
+        if (drafts.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return pool.withTransaction(conn -> persist(conn, drafts));
+    }
+
+    private static Uni<Void> persist(SqlConnection conn, List<Draft> drafts) {
+        // One order for every transaction, so that concurrent flushers never deadlock.
+        List<Draft> sorted = new ArrayList<>(drafts);
+        sorted.sort(Comparator.comparing(Draft::sessionId));
+        int n = sorted.size();
+        String[] sessions = new String[n];
+        String[] exams = new String[n];
+        Long[] generations = new Long[n];
+        Long[] versions = new Long[n];
+        Long[] lates = new Long[n];
+        List<StampedAnswer> answers = new ArrayList<>();
+        List<Draft> answerOwners = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Draft draft = sorted.get(i);
+            sessions[i] = draft.sessionId();
+            exams[i] = draft.examId();
+            generations[i] = draft.generation();
+            versions[i] = draft.version();
+            lates[i] = draft.lateChanges();
+            draft.answers().values().stream().sorted(Comparator.comparing(StampedAnswer::questionId)).forEach(a -> {
+                answers.add(a);
+                answerOwners.add(draft);
+            });
+        }
+        Uni<?> draftRows = conn.preparedQuery(UPSERT_DRAFTS)
+                .execute(Tuple.tuple().addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations)
+                        .addArrayOfLong(versions).addArrayOfLong(lates));
+        if (answers.isEmpty()) {
+            return draftRows.replaceWithVoid();
+        }
+        int m = answers.size();
+        String[] answerSessions = new String[m];
+        String[] questions = new String[m];
+        Long[] epochs = new Long[m];
+        Long[] answerVersions = new Long[m];
+        String[] values = new String[m];
+        Long[] answerGenerations = new Long[m];
+        for (int i = 0; i < m; i++) {
+            StampedAnswer answer = answers.get(i);
+            answerSessions[i] = answerOwners.get(i).sessionId();
+            questions[i] = answer.questionId();
+            epochs[i] = answer.epoch();
+            answerVersions[i] = answer.version();
+            values[i] = answer.json();
+            answerGenerations[i] = answerOwners.get(i).generation();
+        }
+        return draftRows.chain(() -> conn.preparedQuery(UPSERT_ANSWERS)
+                .execute(Tuple.tuple().addArrayOfString(answerSessions).addArrayOfString(questions).addArrayOfLong(epochs)
+                        .addArrayOfLong(answerVersions).addArrayOfString(values).addArrayOfLong(answerGenerations)))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Makes the seal durable: the sealed draft's answers, then the seal itself. The first
+     * snapshot stored stays; the one stored is returned (a repeated seal returns the same).
+     */
+    public Uni<String> seal(Draft draft, OffsetDateTime sealedAt, String snapshot) {
+        return pool.withTransaction(conn -> persist(conn, List.of(draft))
+                .chain(() -> conn.preparedQuery(SEAL).execute(Tuple.of(draft.sessionId(), sealedAt, snapshot)))
+                .map(rows -> rows.iterator().next().getString("snapshot")));
+    }
+
+    /** The stored seal snapshot, or null while the draft is not sealed in PostgreSQL. */
+    public Uni<String> sealedSnapshot(String sessionId) {
+        return pool.preparedQuery(SNAPSHOT).execute(Tuple.of(sessionId))
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("snapshot"));
+    }
+
+    public record HistoryRow(long id, String questionId, long epoch, long version, String value, long generation,
+            OffsetDateTime persistedAt) {
+    }
+
+    public Uni<List<HistoryRow>> history(String sessionId, long afterId, int limit) {
+        return pool.preparedQuery(HISTORY).execute(Tuple.of(sessionId, afterId, limit)).map(rows -> {
+            List<HistoryRow> out = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                out.add(new HistoryRow(row.getLong("id"), row.getString("question_id"), row.getLong("epoch"),
+                        row.getLong("version"), row.getString("value"), row.getLong("generation"),
+                        row.getOffsetDateTime("persisted_at")));
+            }
+            return out;
+        });
+    }
+}

@@ -1,0 +1,56 @@
+package org.examsuite.answer.persistence;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.examsuite.answer.draft.DraftStore;
+import org.examsuite.answer.session.PublishedState;
+import org.examsuite.common.problem.ApiException;
+import org.jboss.logging.Logger;
+
+/**
+ * Brings a draft Redis does not have (new, or lost with a Redis restart) back from
+ * PostgreSQL under its next generation. A sealed draft comes back sealed: the seal row in
+ * PostgreSQL is authoritative.
+ */
+@ApplicationScoped
+public class DraftRestorer {
+    private static final Logger LOG = Logger.getLogger(DraftRestorer.class);
+
+    @Inject
+    DraftStore store;
+    @Inject
+    DraftRepository repository;
+    @Inject
+    PublishedState published;
+
+    /** One restore per session at a time in this process; concurrent requests share it. */
+    private final Map<String, Uni<Void>> running = new ConcurrentHashMap<>();
+
+    public Uni<Void> restore(String sessionId) {
+        return running.computeIfAbsent(sessionId, id -> examOf(id)
+                .chain(examId -> repository.open(id, examId))
+                .chain(draft -> store.restore(draft).invoke(written -> {
+                    if (written && draft.generation() > 1) {
+                        LOG.infof("draft of session %s restored from PostgreSQL as generation %d", id, draft.generation());
+                    }
+                }))
+                .replaceWithVoid()
+                .onTermination().invoke(() -> running.remove(id))
+                .memoize().indefinitely());
+    }
+
+    private Uni<String> examOf(String sessionId) {
+        return store.publishedExamId(sessionId)
+                .chain(examId -> examId != null ? Uni.createFrom().item(examId)
+                        : published.republishSession(sessionId).chain(() -> store.publishedExamId(sessionId)))
+                .map(examId -> {
+                    if (examId == null) {
+                        throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+                    }
+                    return examId;
+                });
+    }
+}

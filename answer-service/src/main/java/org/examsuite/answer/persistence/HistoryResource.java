@@ -1,0 +1,68 @@
+package org.examsuite.answer.persistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.examsuite.answer.draft.DraftResource;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.problem.ApiException;
+
+/**
+ * The answer history for appeals and audits (operators): every value that reached
+ * PostgreSQL, with its stamp and generation, oldest first; page with {@code after}.
+ */
+@Path("/api/v1/answers/{sessionId}/history")
+@Produces(MediaType.APPLICATION_JSON)
+public class HistoryResource {
+    static final int MAX_LIMIT = 5000;
+
+    @Inject
+    DraftRepository repository;
+    @Inject
+    ObjectMapper mapper;
+
+    @RegisterForReflection
+    public record Entry(long id, String questionId, JsonNode value, long version, long epoch, long generation,
+            String persistedAt) {
+    }
+
+    @RegisterForReflection
+    public record History(String sessionId, List<Entry> entries, Long next) {
+    }
+
+    @GET
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<History> history(@PathParam("sessionId") String sessionId, @QueryParam("after") @DefaultValue("0") long after,
+            @QueryParam("limit") @DefaultValue("1000") int limit) {
+        DraftResource.requireSafe(sessionId);
+        if (limit < 1 || limit > MAX_LIMIT || after < 0) {
+            throw ApiException.badRequest("INVALID_FIELD", "'limit' must be in [1, " + MAX_LIMIT + "], 'after' ≥ 0.")
+                    .with("field", limit < 1 || limit > MAX_LIMIT ? "limit" : "after");
+        }
+        return repository.history(sessionId, after, limit).map(rows -> {
+            List<Entry> entries = rows.stream().map(r -> new Entry(r.id(), r.questionId(), json(r.value()), r.version(),
+                    r.epoch(), r.generation(), r.persistedAt().toInstant().toString())).toList();
+            Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
+            return new History(sessionId, entries, next);
+        });
+    }
+
+    private JsonNode json(String text) {
+        try {
+            return mapper.readTree(text);
+        } catch (Exception e) {
+            throw new IllegalStateException("unreadable stored answer", e);
+        }
+    }
+}
