@@ -1,0 +1,62 @@
+package org.examsuite.submission.paper;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.time.Duration;
+import org.examsuite.submission.support.Stubs;
+import org.examsuite.submission.support.SubmissionTestBase;
+import org.examsuite.testing.TestKeys;
+import org.examsuite.testing.TestTokens;
+import org.junit.jupiter.api.Test;
+
+/** POST /internal/v1/sessions/{id}/auto-submit: session-service's auto- and force-submit. */
+@QuarkusTest
+@QuarkusTestResource(TestKeys.class)
+@QuarkusTestResource(Stubs.class)
+class AutoSubmitTest extends SubmissionTestBase {
+
+    @Test
+    void autoSubmitStoresThePaperOnceAndIsSafeToRetry() {
+        Session s = session(Duration.ofMinutes(-1));
+        Stubs.DRAFTS.put(s.id(), "{\"q1\":{\"value\":\"a\",\"version\":3,\"epoch\":1}}");
+        String paperId = autoSubmit(s, "AUTO").statusCode(201).contentType(ContentType.JSON)
+                .body("submittedBy", equalTo("AUTO")).body("candidateId", equalTo(s.candidateId()))
+                .body("answers.q1.value", equalTo("a")).extract().path("paperId");
+        autoSubmit(s, "PROCTOR").statusCode(200).body("paperId", equalTo(paperId)).body("submittedBy", equalTo("AUTO"));
+        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{}")
+                .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(200)
+                .body("paperId", equalTo(paperId));
+    }
+
+    @Test
+    void refusesBadRequestsAndOtherCallers() {
+        Session s = session();
+        autoSubmit(s, "CANDIDATE").statusCode(400).contentType("application/problem+json").body("code", equalTo("INVALID_FIELD"));
+        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{\"submittedBy\":")
+                .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(400)
+                .contentType("application/problem+json");
+        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{}")
+                .post("/internal/v1/sessions/s-no-such-session/auto-submit").then().statusCode(404)
+                .body("code", equalTo("SESSION_NOT_FOUND"));
+        given().auth().oauth2(s.token()).contentType(ContentType.JSON).body("{}")
+                .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(403);
+        given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body("{}")
+                .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(403);
+    }
+
+    @Test
+    void metricsCountSubmissionsByOutcome() {
+        Session s = session();
+        submit(s, "k-1", sheet(s.id(), "q1", "\"4\"", 1)).statusCode(201);
+        submit(s, null, sheet(s.id(), "q1", "\"4\"", 1)).statusCode(400);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("exam_submissions_total{outcome=\"created\"}"))
+                .body(containsString("exam_submissions_total{outcome=\"rejected\"}"))
+                .body(containsString("exam_submission_duration_seconds_count"));
+    }
+}
