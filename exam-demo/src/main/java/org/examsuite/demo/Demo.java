@@ -1,0 +1,205 @@
+package org.examsuite.demo;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.examsuite.demo.candidate.Behaviour;
+import org.examsuite.demo.candidate.Candidate;
+import org.examsuite.demo.candidate.CandidateOutcome;
+import org.examsuite.demo.client.ApiClient;
+import org.examsuite.demo.client.RetryPolicy;
+import org.examsuite.demo.proxy.FaultLog;
+import org.examsuite.demo.proxy.FaultProxy;
+import org.examsuite.demo.proxy.RandomFaultPlan;
+import org.examsuite.demo.report.HtmlReport;
+import org.examsuite.demo.report.Progress;
+import org.examsuite.demo.report.RunData;
+import org.examsuite.demo.report.Summary;
+import org.examsuite.demo.setup.ExamSetup;
+import org.examsuite.demo.stats.Counters;
+import org.examsuite.demo.stats.Latencies;
+import org.examsuite.demo.verify.ServiceVerifier;
+import org.examsuite.demo.verify.Verification;
+
+/**
+ * {@code ./exam demo}: a whole simulated exam on a faulty network, verified lossless, with a report. Needs the
+ * suite running ({@code ./exam up}). See {@link DemoOptions#USAGE}.
+ */
+public final class Demo {
+    static final int EXIT_VERIFIED = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    static final int EXIT_NOT_READY = 3;
+
+    private Demo() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(DemoOptions.parse(args, System.getenv()));
+        } catch (DemoOptions.UsageException e) {
+            if (e.getMessage() != null) {
+                System.err.println("exam demo: " + e.getMessage());
+            }
+            System.err.println(DemoOptions.USAGE);
+            code = e.getMessage() == null ? 0 : EXIT_USAGE;
+        } catch (ExamSetup.SetupException e) {
+            System.err.println("exam demo: " + e.getMessage());
+            code = EXIT_NOT_READY;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = EXIT_FAILED;
+        } catch (Exception e) {
+            System.err.println("exam demo: " + e);
+            code = EXIT_FAILED;
+        }
+        System.exit(code);
+    }
+
+    static int run(DemoOptions options) throws IOException, InterruptedException {
+        HttpClient direct = ApiClient.newHttpClient();
+        List<String> notReady = notReady(direct, options);
+        if (!notReady.isEmpty()) {
+            System.err.println("exam demo: the suite is not ready (" + String.join(", ", notReady) + "); start it with ./exam up");
+            return EXIT_NOT_READY;
+        }
+        Counters counters = new Counters();
+        Latencies latencies = new Latencies();
+        FaultLog faults = new FaultLog();
+        Random seeds = new Random(options.seed());
+        ApiClient operatorApi = new ApiClient(direct, RetryPolicy.DEFAULT, Duration.ofSeconds(30), latencies, counters);
+        long startedAt = System.currentTimeMillis();
+        System.out.printf(Locale.ROOT, "exam demo: %d candidates, %s network, exam of %d s (+%d s grace), seed %d%n",
+                options.candidates(), options.network().name(), options.durationSeconds(), options.graceSeconds(), options.seed());
+
+        ExamSetup setup = new ExamSetup(operatorApi, options.sessionUrl(), options.operatorToken(), seeds.nextLong());
+        ExamSetup.Exam exam = setup.createExam("Exam demo " + java.time.Instant.now(), options.durationSeconds(),
+                options.graceSeconds());
+        List<String> candidateIds = new ArrayList<>();
+        for (int i = 1; i <= options.candidates(); i++) {
+            candidateIds.add(String.format(Locale.ROOT, "demo-c%05d", i));
+        }
+        Map<String, String> accessCodes = setup.enroll(exam.examId(), candidateIds);
+        System.out.println("exam " + exam.examId() + " created; " + accessCodes.size() + " candidates enrolled");
+
+        try (FaultProxy proxy = new FaultProxy(new RandomFaultPlan(options.network(), seeds.nextLong()), faults)) {
+            List<Integer> ports = proxy.start(routes(options));
+            System.out.println("fault proxy (" + options.network().name() + ") on 127.0.0.1:" + ports);
+            HttpClient viaProxy = ApiClient.newHttpClient();
+            ApiClient candidateApi = new ApiClient(viaProxy, RetryPolicy.DEFAULT, Duration.ofMillis(options.requestTimeoutMs()),
+                    latencies, counters);
+            long durationMs = options.durationSeconds() * 1000L;
+            Candidate.Setting setting = new Candidate.Setting(local(ports.get(0)), local(ports.get(1)), local(ports.get(2)),
+                    exam.examId(), exam.questions(), options.graceSeconds() * 1000L, Math.max(800, durationMs / 40), 1_000,
+                    4_000, 20_000);
+            long rampMs = Math.min(10_000, durationMs / 10);
+            List<CandidateOutcome> outcomes = new ArrayList<>();
+            Map<String, Long> behaviours = new TreeMap<>();
+            ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.candidates(), 2_000), daemonThreads());
+            long runStart = System.currentTimeMillis();
+            for (String candidateId : candidateIds) {
+                long seed = seeds.nextLong();
+                Behaviour behaviour = Behaviour.draw(new Random(seed));
+                behaviours.merge(behaviour.name().toLowerCase(Locale.ROOT), 1L, Long::sum);
+                CandidateOutcome outcome = new CandidateOutcome(candidateId, behaviour);
+                outcomes.add(outcome);
+                pool.execute(new Candidate(setting, candidateApi, counters, seed, outcome, accessCodes.get(candidateId),
+                        (long) (new Random(seed ^ 0x5DEECE66DL).nextDouble() * rampMs)));
+            }
+            pool.shutdown();
+            long expectedEnd = runStart + rampMs + durationMs + options.graceSeconds() * 1000L + 1_000;
+            boolean terminal = System.console() != null;
+            try (Progress progress = new Progress(System.out, terminal,
+                    () -> (System.currentTimeMillis() - runStart) / (double) Math.max(1, expectedEnd - runStart),
+                    () -> status(counters, faults, options.candidates(), runStart)).start()) {
+                progress.phase("exam");
+                long hardStop = expectedEnd + options.waitSeconds() * 1000L;
+                if (!pool.awaitTermination(Math.max(1, hardStop - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
+                    pool.shutdownNow();
+                    System.out.println("\nexam demo: candidates still running at the hard stop were interrupted");
+                }
+            }
+            long deadline = outcomes.stream().mapToLong(o -> o.deadlineMs).max().orElse(expectedEnd);
+
+            System.out.println("exam over; verifying against the services and the database (directly, not through the proxy)");
+            ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
+                    options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(), options.dbPassword()),
+                    options.operatorToken(), line -> {
+                        if (terminal) {
+                            System.out.print("\r" + line + "        ");
+                        }
+                    });
+            Verification verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
+                    deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
+            if (terminal) {
+                System.out.println();
+            }
+            RunData run = new RunData(options.candidates(), options.network().name(), options.seed(), options.durationSeconds(),
+                    options.graceSeconds(), exam.examId(), startedAt, deadline, System.currentTimeMillis(), counters, faults,
+                    latencies, verification, behaviours);
+            System.out.print(Summary.render(run));
+            Path report = HtmlReport.write(run, options.reportDir());
+            System.out.println("\nreport: " + report.toAbsolutePath());
+            return verification.ok() ? EXIT_VERIFIED : EXIT_FAILED;
+        }
+    }
+
+    private static String status(Counters counters, FaultLog faults, int candidates, long runStart) {
+        return String.format(Locale.ROOT, "t+%ds started %d/%d autosaves %d retries %d faults %d submitted %d done %d/%d",
+                (System.currentTimeMillis() - runStart) / 1000, counters.get("candidates.started"), candidates,
+                counters.get("autosave.ok"), counters.sumPrefix("retry."), faults.total(), counters.get("submits"),
+                counters.get("candidates.done"), candidates);
+    }
+
+    private static List<FaultProxy.Route> routes(DemoOptions options) {
+        int base = options.proxyPortBase();
+        return List.of(new FaultProxy.Route("session", base == 0 ? 0 : base + 1, options.sessionUrl()),
+                new FaultProxy.Route("answer", base == 0 ? 0 : base + 2, options.answerUrl()),
+                new FaultProxy.Route("submission", base == 0 ? 0 : base + 3, options.submissionUrl()),
+                new FaultProxy.Route("grading", base == 0 ? 0 : base + 4, options.gradingUrl()));
+    }
+
+    private static URI local(int port) {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** The services whose readiness check does not answer 200. */
+    private static List<String> notReady(HttpClient http, DemoOptions options) throws InterruptedException {
+        List<String> missing = new ArrayList<>();
+        for (URI base : List.of(options.sessionUrl(), options.answerUrl(), options.submissionUrl(), options.gradingUrl())) {
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(base.resolve("/q/health/ready"))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() != 200) {
+                    missing.add(base + " answers " + response.statusCode());
+                }
+            } catch (IOException e) {
+                missing.add(base + " unreachable");
+            }
+        }
+        return missing;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads() {
+        java.util.concurrent.atomic.AtomicInteger counter = new java.util.concurrent.atomic.AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "candidate-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

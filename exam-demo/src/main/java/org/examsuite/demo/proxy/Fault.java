@@ -1,0 +1,13 @@
+package org.examsuite.demo.proxy;
+
+/**
+ * The proxy's decision for one request. {@code millis}: the pause for {@link FaultKind#DELAY}, the silent hold
+ * for a blackhole {@link FaultKind#DROP} (0 = reset at once), the gap before the copy of a {@link FaultKind#DUPLICATE}.
+ */
+public record Fault(FaultKind kind, long millis) {
+    public static final Fault NONE = new Fault(null, 0);
+
+    public boolean is(FaultKind other) {
+        return kind == other;
+    }
+}

@@ -1,0 +1,97 @@
+package org.examsuite.demo.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.examsuite.demo.proxy.FaultKind;
+
+/** The terminal summary table. */
+public final class Summary {
+    private Summary() {
+    }
+
+    /** Rows of (label, value) shown both on the terminal and in the HTML report. */
+    public static List<String[]> rows(RunData run) {
+        List<String[]> rows = new ArrayList<>();
+        var c = run.counters();
+        var v = run.verification();
+        rows.add(row("exam", run.examId()));
+        rows.add(row("network", run.network() + " (seed " + run.seed() + ")"));
+        rows.add(row("candidates", run.candidates() + "  " + run.behaviours()));
+        rows.add(row("sessions started", c.get("sessions.created") + " new, " + c.get("sessions.resumed") + " resumed"));
+        rows.add(row("edits", String.valueOf(c.get("edits"))));
+        rows.add(row("autosaves", c.get("autosave.ok") + " acknowledged of " + c.get("autosave.requests") + " deltas; "
+                + c.get("autosave.stale") + " stale changes; " + c.get("autosave.generation-changed") + " generation changes"));
+        rows.add(row("reloads / device switches", c.get("reloads") + " / " + c.get("device-switches") + "  (old device refused: "
+                + c.get("takeover.refused-old-device") + ", inconclusive: " + c.get("takeover.old-device-inconclusive")
+                + ", unexpected takeovers: " + c.get("takeover.unexpected") + ")"));
+        rows.add(row("submits", c.get("submits") + " (replayed answers " + c.get("submit.replayed") + ", failed "
+                + c.get("submit.failed") + ")"));
+        rows.add(row("retries", c.sumPrefix("retry.") + "  " + reasons(c.snapshot()) + "; gave up " + c.sumPrefix("giveup.")));
+        StringBuilder faults = new StringBuilder().append(run.faults().total()).append("  ");
+        for (FaultKind kind : FaultKind.values()) {
+            faults.append(kind.name().toLowerCase(Locale.ROOT)).append(' ').append(run.faults().count(kind)).append("  ");
+        }
+        rows.add(row("faults injected", faults.toString().trim()));
+        rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (auto-submitted " + v.autoSubmitted
+                + "; in exam_submission " + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
+        rows.add(row("duplicates", String.valueOf(v.duplicates)));
+        rows.add(row("lost answers", String.valueOf(v.lostAnswers)));
+        rows.add(row("graded", v.graded + " (essay marks posted " + v.essayMarksPosted + ")"));
+        rows.add(row("archive verify", v.archiveVerify));
+        rows.add(row("mismatches", String.valueOf(v.mismatches.size() + v.problems.size())));
+        return rows;
+    }
+
+    public static String render(RunData run) {
+        StringBuilder out = new StringBuilder();
+        List<String[]> rows = rows(run);
+        int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(10);
+        out.append("\n== exam demo summary ").append("=".repeat(60)).append('\n');
+        for (String[] row : rows) {
+            out.append(String.format(Locale.ROOT, "  %-" + width + "s  %s%n", row[0], row[1]));
+        }
+        out.append("\n  latency per endpoint (ms, every attempt that got an answer)\n");
+        out.append(String.format(Locale.ROOT, "  %-28s %8s %8s %8s %8s %8s%n", "endpoint", "count", "p50", "p95", "p99", "max"));
+        for (Map.Entry<String, Histogram> entry : run.latencies().histograms().entrySet()) {
+            Histogram h = entry.getValue();
+            out.append(String.format(Locale.ROOT, "  %-28s %8d %8.1f %8.1f %8.1f %8.1f%n", entry.getKey(), h.getTotalCount(),
+                    ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(95)), ms(h.getValueAtPercentile(99)),
+                    ms(h.getMaxValue())));
+        }
+        var v = run.verification();
+        if (!v.ok()) {
+            out.append("\n  VERIFICATION FAILED\n");
+            v.problems.stream().limit(50).forEach(p -> out.append("    ! ").append(p).append('\n'));
+            v.mismatches.stream().limit(200).forEach(m -> out.append("    x ").append(m).append('\n'));
+            int hidden = Math.max(0, v.problems.size() - 50) + Math.max(0, v.mismatches.size() - 200);
+            if (hidden > 0) {
+                out.append("    ... and ").append(hidden).append(" more (see the HTML report)\n");
+            }
+        } else {
+            out.append("\n  VERIFIED: every candidate has exactly one paper holding its last answers; every paper graded; "
+                    + "archive chain verifies\n");
+        }
+        return out.toString();
+    }
+
+    static double ms(long micros) {
+        return micros / 1000.0;
+    }
+
+    private static String reasons(Map<String, Long> counters) {
+        StringBuilder text = new StringBuilder("(");
+        counters.forEach((name, value) -> {
+            if (name.startsWith("retry-reason.")) {
+                text.append(text.length() > 1 ? ", " : "").append(name.substring("retry-reason.".length())).append(' ').append(value);
+            }
+        });
+        return text.append(")").toString();
+    }
+
+    private static String[] row(String label, String value) {
+        return new String[] {label, value};
+    }
+}

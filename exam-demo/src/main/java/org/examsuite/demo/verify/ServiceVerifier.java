@@ -1,0 +1,227 @@
+package org.examsuite.demo.verify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.function.Consumer;
+import org.examsuite.demo.candidate.CandidateOutcome;
+import org.examsuite.demo.candidate.Question;
+import org.examsuite.demo.client.ApiClient;
+import org.examsuite.demo.client.ApiResult;
+
+/**
+ * Checks the run against the services directly (not through the fault proxy) and against the database:
+ * every candidate has exactly one paper, each paper holds what the candidate last knew, every paper is
+ * graded (essays marked here, as an operator), and the archive chain verifies.
+ */
+public final class ServiceVerifier {
+    /** Where the services and the database are. */
+    public record Targets(URI sessionBase, URI submissionBase, URI gradingBase, String jdbcUrl, String dbUser,
+            String dbPassword) {
+    }
+
+    private final ApiClient api;
+    private final Targets targets;
+    private final String operatorToken;
+    private final Consumer<String> progress;
+    private final Random random = new Random(7);
+
+    public ServiceVerifier(ApiClient api, Targets targets, String operatorToken, Consumer<String> progress) {
+        this.api = api;
+        this.targets = targets;
+        this.operatorToken = operatorToken;
+        this.progress = progress;
+    }
+
+    public Verification verify(String examId, List<CandidateOutcome> outcomes, List<Question> questions, long waitUntilEpochMs)
+            throws InterruptedException {
+        Verification verification = new Verification();
+        verification.candidates = outcomes.size();
+        Map<String, String> paperBySession = waitForPapers(outcomes, waitUntilEpochMs, verification);
+        Map<String, Integer> sqlCounts = sqlPaperCounts(examId, verification);
+        Map<String, PaperCheck.Paper> papers = new HashMap<>();
+        for (String paperId : paperBySession.values()) {
+            if (paperId != null) {
+                PaperCheck.Paper paper = readPaper(paperId, verification);
+                if (paper != null) {
+                    papers.put(paperId, paper);
+                }
+            }
+        }
+        Map<String, String> resultStatus = waitForGrading(papers.keySet(), questions, waitUntilEpochMs + 120_000, verification);
+        for (CandidateOutcome outcome : outcomes) {
+            String paperId = outcome.sessionId == null ? null : paperBySession.get(outcome.sessionId);
+            PaperCheck.Paper paper = paperId == null ? null : papers.get(paperId);
+            Integer sqlCount = sqlCounts == null || outcome.sessionId == null ? null
+                    : sqlCounts.getOrDefault(outcome.sessionId, 0);
+            PaperCheck.Verdict verdict = PaperCheck.check(expectation(outcome),
+                    new PaperCheck.Observation(paperId, paper, sqlCount, paperId == null ? null : resultStatus.get(paperId)));
+            verification.mismatches.addAll(verdict.mismatches());
+            verification.lostAnswers += verdict.lostAnswers();
+            verification.duplicates += verdict.duplicate() ? 1 : 0;
+            if (verdict.hasPaper()) {
+                verification.papers++;
+                if (!"CANDIDATE".equals(paper.submittedBy())) {
+                    verification.autoSubmitted++;
+                }
+            }
+        }
+        verification.graded = (int) resultStatus.values().stream().filter("GRADED"::equals).count();
+        if (sqlCounts != null && verification.sqlPapers > outcomes.size()) {
+            verification.problems.add("exam_submission holds " + verification.sqlPapers + " papers for " + outcomes.size()
+                    + " sessions");
+        }
+        verifyArchive(verification);
+        return verification;
+    }
+
+    static PaperCheck.Expectation expectation(CandidateOutcome outcome) {
+        return new PaperCheck.Expectation(outcome.candidateId, outcome.sessionId, outcome.ledger.acknowledgedValues(),
+                outcome.ledger.inDoubtValues(), outcome.finalSheet, java.util.Set.copyOf(outcome.paperIds),
+                List.copyOf(outcome.errors));
+    }
+
+    /** Polls each session until it names its paper (auto-submit takes the last ones at deadline + grace). */
+    private Map<String, String> waitForPapers(List<CandidateOutcome> outcomes, long until, Verification verification)
+            throws InterruptedException {
+        Map<String, String> paperBySession = new LinkedHashMap<>();
+        Map<String, CandidateOutcome> pending = new LinkedHashMap<>();
+        outcomes.stream().filter(o -> o.sessionId != null).forEach(o -> pending.put(o.sessionId, o));
+        while (true) {
+            for (var it = pending.entrySet().iterator(); it.hasNext();) {
+                var entry = it.next();
+                ApiResult session = get("verify GET /sessions", targets.sessionBase().resolve("/api/v1/sessions/" + entry.getKey()),
+                        entry.getValue().lastToken);
+                if (session.ok() && session.body().hasNonNull("paperId")) {
+                    paperBySession.put(entry.getKey(), session.body().get("paperId").asText());
+                    it.remove();
+                }
+            }
+            progress.accept("waiting for papers: " + paperBySession.size() + "/" + (paperBySession.size() + pending.size()));
+            if (pending.isEmpty() || System.currentTimeMillis() > until) {
+                break;
+            }
+            Thread.sleep(2_000);
+        }
+        pending.keySet().forEach(sessionId -> verification.problems.add("session " + sessionId + " still has no paper"));
+        return paperBySession;
+    }
+
+    private PaperCheck.Paper readPaper(String paperId, Verification verification) throws InterruptedException {
+        ApiResult result = get("verify GET /submissions", targets.submissionBase().resolve("/api/v1/submissions/" + paperId), null);
+        if (!result.ok() || result.body() == null) {
+            verification.problems.add("paper " + paperId + ": " + result.describe());
+            return null;
+        }
+        return new PaperCheck.Paper(result.body().path("paperId").asText(paperId), result.body().path("submittedBy").asText(null),
+                JsonValues.answerValues(result.body().get("answers")));
+    }
+
+    /** Papers per session straight from exam_submission (read-only); null when the database cannot be read. */
+    private Map<String, Integer> sqlPaperCounts(String examId, Verification verification) {
+        Properties properties = new Properties();
+        properties.setProperty("user", targets.dbUser());
+        if (targets.dbPassword() != null && !targets.dbPassword().isEmpty()) {
+            properties.setProperty("password", targets.dbPassword());
+        }
+        properties.setProperty("readOnly", "true");
+        try (Connection connection = DriverManager.getConnection(targets.jdbcUrl(), properties)) {
+            connection.setReadOnly(true);
+            Map<String, Integer> counts = new HashMap<>();
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT session_id, count(*) FROM exam_submission.papers WHERE exam_id = ? GROUP BY session_id")) {
+                statement.setString(1, examId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    long total = 0;
+                    while (rows.next()) {
+                        counts.put(rows.getString(1), rows.getInt(2));
+                        total += rows.getInt(2);
+                    }
+                    verification.sqlPapers = total;
+                }
+            }
+            return counts;
+        } catch (SQLException e) {
+            verification.problems.add("papers per session could not be counted in PostgreSQL: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Polls results; papers waiting for essay marks get them (as an operator), until every one is GRADED. */
+    private Map<String, String> waitForGrading(java.util.Set<String> paperIds, List<Question> questions, long until,
+            Verification verification) throws InterruptedException {
+        Map<String, String> status = new HashMap<>();
+        java.util.Set<String> marked = new java.util.HashSet<>();
+        while (true) {
+            for (String paperId : paperIds) {
+                if ("GRADED".equals(status.get(paperId))) {
+                    continue;
+                }
+                ApiResult result = get("verify GET /results", targets.gradingBase().resolve("/api/v1/results/" + paperId), null);
+                String current = result.ok() ? result.body().path("status").asText("UNKNOWN")
+                        : "HTTP " + result.status() + (result.code() == null ? "" : " " + result.code());
+                status.put(paperId, current);
+                if ("NEEDS_REVIEW".equals(current) && marked.add(paperId)) {
+                    postEssayMarks(paperId, questions, verification);
+                }
+            }
+            long graded = status.values().stream().filter("GRADED"::equals).count();
+            progress.accept("waiting for grading: " + graded + "/" + paperIds.size());
+            if (graded == paperIds.size() || System.currentTimeMillis() > until) {
+                return status;
+            }
+            Thread.sleep(2_000);
+        }
+    }
+
+    private void postEssayMarks(String paperId, List<Question> questions, Verification verification) throws InterruptedException {
+        Map<String, Object> marks = new LinkedHashMap<>();
+        questions.stream().filter(q -> "ESSAY".equals(q.type())).forEach(q -> marks.put(q.id(), 1 + random.nextInt(5)));
+        ApiResult result = api.send(new ApiClient.Call("verify POST /marks", "POST",
+                targets.gradingBase().resolve("/api/v1/results/" + paperId + "/marks"), operatorToken, Map.of(),
+                Map.of("marks", marks), System.currentTimeMillis() + 30_000), random::nextDouble);
+        if (result.ok()) {
+            verification.essayMarksPosted++;
+        } else {
+            verification.problems.add("essay marks for paper " + paperId + ": " + result.describe()
+                    + (result.body() == null ? "" : " " + result.body()));
+        }
+    }
+
+    private void verifyArchive(Verification verification) throws InterruptedException {
+        ApiResult result = get("verify GET /archive/verify", targets.gradingBase().resolve("/api/v1/archive/verify"), null);
+        verification.archiveVerify = result.describe() + (result.body() == null ? "" : " " + abbreviate(result.body()));
+        JsonNode body = result.body();
+        verification.archiveOk = result.ok() && body != null && (body.path("ok").asBoolean(false)
+                || body.path("valid").asBoolean(false) || body.path("verified").asBoolean(false));
+        if (!verification.archiveOk) {
+            verification.problems.add("archive verify: " + verification.archiveVerify);
+        }
+    }
+
+    /** GET as the operator; a 401/403 falls back to the candidate's own token (candidates may read their session). */
+    private ApiResult get(String endpoint, URI uri, String candidateToken) throws InterruptedException {
+        long giveUp = System.currentTimeMillis() + 20_000;
+        ApiResult result = api.send(new ApiClient.Call(endpoint, "GET", uri, operatorToken, Map.of(), null, giveUp),
+                random::nextDouble);
+        if ((result.status() == 401 || result.status() == 403) && candidateToken != null) {
+            result = api.send(new ApiClient.Call(endpoint, "GET", uri, candidateToken, Map.of(), null, giveUp), random::nextDouble);
+        }
+        return result;
+    }
+
+    private static String abbreviate(JsonNode body) {
+        String text = body.toString();
+        return text.length() > 300 ? text.substring(0, 297) + "..." : text;
+    }
+}

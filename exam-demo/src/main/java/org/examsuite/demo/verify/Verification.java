@@ -1,0 +1,24 @@
+package org.examsuite.demo.verify;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The end-of-run verdict: per-candidate mismatches plus the suite-wide checks. */
+public final class Verification {
+    public final List<PaperCheck.Mismatch> mismatches = new ArrayList<>();
+    public final List<String> problems = new ArrayList<>();
+    public int candidates;
+    public int papers;
+    public int duplicates;
+    public int lostAnswers;
+    public int graded;
+    public int autoSubmitted;
+    public int essayMarksPosted;
+    public long sqlPapers = -1;
+    public String archiveVerify = "not checked";
+    public boolean archiveOk;
+
+    public boolean ok() {
+        return mismatches.isEmpty() && problems.isEmpty() && archiveOk;
+    }
+}
