@@ -1,0 +1,44 @@
+package org.examsuite.grading.archive;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.grading.archive.ArchiveStore.Head;
+import org.examsuite.grading.archive.ArchiveVerifier.Verification;
+
+/** The archive's head (signed, for anchoring elsewhere) and its verification. */
+@Path("/api/v1/archive")
+@Produces(MediaType.APPLICATION_JSON)
+public class ArchiveResource {
+    @Inject
+    ArchiveStore store;
+    @Inject
+    ArchiveVerifier verifier;
+    @Inject
+    HeadSigner signer;
+
+    @RegisterForReflection
+    public record SignedHead(long seq, String hash, String signedText, String signature, String algorithm) {
+    }
+
+    @GET
+    @Path("/head")
+    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    public SignedHead head() {
+        Head head = store.head();
+        return new SignedHead(head.seq(), head.hash(), HeadSigner.signedText(head.seq(), head.hash()),
+                signer.sign(head.seq(), head.hash()), "SHA256withRSA");
+    }
+
+    @GET
+    @Path("/verify")
+    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    public Verification verify() {
+        return verifier.verify();
+    }
+}

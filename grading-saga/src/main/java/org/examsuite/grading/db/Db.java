@@ -1,0 +1,63 @@
+package org.examsuite.grading.db;
+
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Plain JDBC transactions. The saga engine's claims ({@code FOR UPDATE SKIP LOCKED}) and the
+ * archive's head lock are SQL first and foremost, so they are written as SQL; work runs on
+ * the engine's own worker threads and on REST worker threads, never on the event loop.
+ */
+@ApplicationScoped
+public class Db {
+    @Inject
+    AgroalDataSource dataSource;
+
+    @FunctionalInterface
+    public interface Work<T> {
+        T apply(Connection connection) throws SQLException;
+    }
+
+    public <T> T inTransaction(Work<T> work) {
+        return inTransaction(Connection.TRANSACTION_READ_COMMITTED, work);
+    }
+
+    /** A transaction at another isolation level (e.g. one consistent snapshot for a long read). */
+    public <T> T inTransaction(int isolation, Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            int previous = connection.getTransactionIsolation();
+            if (previous != isolation) {
+                connection.setTransactionIsolation(isolation);
+            }
+            try {
+                T result = work.apply(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                if (previous != isolation) {
+                    connection.setTransactionIsolation(previous);
+                }
+            }
+        } catch (SQLException e) {
+            throw new DbException(e);
+        }
+    }
+
+    /** A failure of the database itself: transient from the saga's point of view. */
+    public static class DbException extends RuntimeException {
+        public DbException(SQLException cause) {
+            super(cause.getMessage(), cause);
+        }
+
+        public String sqlState() {
+            return ((SQLException) getCause()).getSQLState();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.examsuite.grading.flow;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.grading.results.ResultStore;
+import org.examsuite.grading.saga.RetryPolicy;
+import org.examsuite.grading.saga.SagaContext;
+import org.examsuite.grading.saga.SagaDefinition;
+import org.examsuite.grading.steps.ArchiveStep;
+import org.examsuite.grading.steps.GradeStep;
+import org.examsuite.grading.steps.ValidateStep;
+
+/**
+ * The grading saga, all of it in one place (DESIGN.md §3.6):
+ *
+ * <pre>
+ *   step       does                                           compensation
+ *   grade      marks the paper against the exam's keys;       voids the provisional marks
+ *              parks until an operator marks the essays
+ *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only)
+ *   archive    appends the result to the hash chain; GRADED   appends a RETRACTION record
+ * </pre>
+ *
+ * Retries: a transient failure (a service down, a timeout, the database) is retried with
+ * exponential backoff and jitter, up to {@code exam.saga.max-attempts} attempts per step,
+ * counted in the step log; then the saga is FAILED (result FAILED) until an operator
+ * retries it. A permanent failure (forged paper, marks out of bounds, a conflicting
+ * archive record) compensates the completed steps in reverse order; the result then
+ * NEEDS_REVIEW. Calls to other services also retry briefly in-call (SmallRye Fault
+ * Tolerance on {@code ExamDirectory} and {@code PaperSource}).
+ */
+@ApplicationScoped
+public class GradingSaga {
+    public static final String NAME = "grading";
+
+    @Inject
+    GradeStep grade;
+    @Inject
+    ValidateStep validate;
+    @Inject
+    ArchiveStep archive;
+    @Inject
+    ResultStore results;
+
+    @ConfigProperty(name = "exam.saga.max-attempts", defaultValue = "6")
+    int maxAttempts;
+    @ConfigProperty(name = "exam.saga.backoff.initial", defaultValue = "2s")
+    Duration initialBackoff;
+    @ConfigProperty(name = "exam.saga.backoff.max", defaultValue = "5m")
+    Duration maxBackoff;
+
+    @Produces
+    @Singleton
+    SagaDefinition definition() {
+        return SagaDefinition.named(NAME)
+                .step("grade", grade)
+                .step("validate", validate)
+                .step("archive", archive)
+                .retry(new RetryPolicy(maxAttempts, initialBackoff, maxBackoff))
+                .outcomes(new ResultOutcomes())
+                .build();
+    }
+
+    /** What each end of the saga means for the paper's result (same transaction as the saga's state). */
+    final class ResultOutcomes implements SagaDefinition.Outcomes {
+        @Override
+        public void waiting(Connection c, SagaContext context, String step) throws SQLException {
+            // the result stays PENDING; the reason names the essays awaiting marks (set by the grade step)
+        }
+
+        @Override
+        public void completed(Connection c, SagaContext context) {
+            // the archive step made the result GRADED in the transaction that archived it
+        }
+
+        @Override
+        public void compensated(Connection c, SagaContext context, String failedStep, String reason) throws SQLException {
+            results.status(c, context.paperId(), context.run(), ResultStore.NEEDS_REVIEW, failedStep + ": " + reason);
+        }
+
+        @Override
+        public void failed(Connection c, SagaContext context, String step, String reason) throws SQLException {
+            results.status(c, context.paperId(), context.run(), ResultStore.FAILED, step + ": " + reason);
+        }
+    }
+}

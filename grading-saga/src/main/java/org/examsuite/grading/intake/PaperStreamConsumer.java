@@ -1,0 +1,218 @@
+package org.examsuite.grading.intake;
+
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.ClaimedMessages;
+import io.quarkus.redis.datasource.stream.StreamCommands;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.redis.datasource.stream.XGroupCreateArgs;
+import io.quarkus.redis.datasource.stream.XReadGroupArgs;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.tracing.StreamTracing;
+import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.saga.ReplicaId;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads {@code stream:{papers}} in the consumer group {@code grading}. For every batch:
+ * the sagas are made durable first, then each paper is confirmed to submission-service,
+ * and only then is its message acknowledged. A message whose confirmation failed stays
+ * pending and comes back; a consumer that died with messages pending loses them to a live
+ * one through XAUTOCLAIM once they have been idle for {@code claim-idle}.
+ */
+@ApplicationScoped
+public class PaperStreamConsumer {
+    private static final Logger LOG = Logger.getLogger(PaperStreamConsumer.class);
+
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    SagaStarter starter;
+    @Inject
+    PaperSource papers;
+    @Inject
+    StreamTracing streamTracing;
+    @Inject
+    Tracer tracer;
+    @Inject
+    ReplicaId replica;
+    @Inject
+    Clock clock;
+
+    @ConfigProperty(name = "exam.papers.stream", defaultValue = "stream:{papers}")
+    String streamKey;
+    @ConfigProperty(name = "exam.grading.consumer.group", defaultValue = "grading")
+    String group;
+    @ConfigProperty(name = "exam.grading.consumer.enabled", defaultValue = "true")
+    boolean enabled;
+    @ConfigProperty(name = "exam.grading.consumer.batch", defaultValue = "100")
+    int batch;
+    @ConfigProperty(name = "exam.grading.consumer.block", defaultValue = "1s")
+    Duration block;
+    @ConfigProperty(name = "exam.grading.consumer.claim-idle", defaultValue = "60s")
+    Duration claimIdle;
+
+    private StreamCommands<String, String, String> stream;
+    private ExecutorService loop;
+    private volatile boolean running;
+    private Instant nextClaim = Instant.EPOCH;
+
+    void onStart(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        stream = redis.stream(String.class);
+        ensureGroup();
+        running = true;
+        loop = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "papers-consumer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        loop.submit(this::consume);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        running = false;
+        if (loop != null) {
+            loop.shutdown();
+            try {
+                loop.awaitTermination(block.toMillis() + 5000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    public String consumerName() {
+        return replica.get();
+    }
+
+    /** The group reads the stream from its first entry: papers published before grading-saga ever ran are graded too. */
+    private void ensureGroup() {
+        try {
+            stream.xgroupCreate(streamKey, group, "0", new XGroupCreateArgs().mkstream());
+        } catch (RuntimeException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("BUSYGROUP")) {
+                throw e;
+            }
+        }
+    }
+
+    private void consume() {
+        while (running) {
+            try {
+                if (!clock.instant().isBefore(nextClaim)) {
+                    claimAbandoned();
+                    nextClaim = clock.instant().plus(claimIdle.dividedBy(2));
+                }
+                List<StreamMessage<String, String, String>> messages = stream.xreadgroup(group, consumerName(), streamKey, ">",
+                        new XReadGroupArgs().count(batch).block(block));
+                if (messages != null && !messages.isEmpty()) {
+                    handle(messages);
+                }
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                LOG.warnf("papers consumer: %s", e.getMessage());
+                if (e.getMessage() != null && e.getMessage().contains("NOGROUP")) {
+                    ensureGroup();
+                }
+                pause();
+            }
+        }
+    }
+
+    /** Messages pending for longer than {@code claim-idle} (their consumer died, or their confirmation failed). */
+    private void claimAbandoned() {
+        String cursor = "0-0";
+        do {
+            ClaimedMessages<String, String, String> claimed = stream.xautoclaim(streamKey, group, consumerName(), claimIdle,
+                    cursor, batch);
+            List<StreamMessage<String, String, String>> messages = claimed.getMessages();
+            if (messages != null && !messages.isEmpty()) {
+                LOG.infof("claimed %d abandoned paper message(s)", messages.size());
+                handle(messages);
+            }
+            cursor = claimed.getId();
+        } while (running && cursor != null && !"0-0".equals(cursor));
+    }
+
+    void handle(List<StreamMessage<String, String, String>> messages) {
+        List<SagaStarter.Start> starts = new ArrayList<>();
+        List<String> poison = new ArrayList<>();
+        List<Span> spans = new ArrayList<>();
+        try {
+            for (StreamMessage<String, String, String> message : messages) {
+                if (message.payload() == null) {
+                    poison.add(message.id());
+                    continue;
+                }
+                PaperEvent event = PaperEvent.of(message.id(), message.payload());
+                if (event == null) {
+                    LOG.warnf("paper message %s lacks paperId/sessionId/examId: acknowledged and skipped", message.id());
+                    poison.add(message.id());
+                    continue;
+                }
+                Span span = tracer.spanBuilder("papers receive").setSpanKind(SpanKind.CONSUMER)
+                        .setParent(streamTracing.extract(message.payload()))
+                        .setAttribute("exam.paper.id", event.paperId()).startSpan();
+                spans.add(span);
+                try (Scope ignored = span.makeCurrent()) {
+                    starts.add(new SagaStarter.Start(event, streamTracing.currentContext()));
+                }
+            }
+            if (!poison.isEmpty()) {
+                stream.xack(streamKey, group, poison.toArray(String[]::new));
+            }
+            if (starts.isEmpty()) {
+                return;
+            }
+            starter.start(starts);
+            List<String> confirmed = new ArrayList<>();
+            for (int i = 0; i < starts.size(); i++) {
+                SagaStarter.Start start = starts.get(i);
+                try (Scope ignored = spans.get(i).makeCurrent()) {
+                    papers.gradingStarted(start.event().paperId());
+                    confirmed.add(start.event().messageId());
+                } catch (RuntimeException e) {
+                    // Left pending: claimed again after claim-idle, and submission-service's relay republishes
+                    // unconfirmed papers anyway. Stop confirming this batch: the service is likely down.
+                    LOG.warnf("could not confirm paper %s to submission-service: %s", start.event().paperId(), e.getMessage());
+                    break;
+                }
+            }
+            if (!confirmed.isEmpty()) {
+                stream.xack(streamKey, group, confirmed.toArray(String[]::new));
+            }
+        } finally {
+            spans.forEach(Span::end);
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(Math.min(block.toMillis(), 1000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+}

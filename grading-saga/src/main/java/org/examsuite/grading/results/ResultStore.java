@@ -1,0 +1,169 @@
+package org.examsuite.grading.results;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.examsuite.grading.db.Db;
+
+/** One result row per paper and run. Marks are stored as the grade step computes them, but shown only once GRADED. */
+@ApplicationScoped
+public class ResultStore {
+    public static final String PENDING = "PENDING";
+    public static final String GRADED = "GRADED";
+    public static final String NEEDS_REVIEW = "NEEDS_REVIEW";
+    public static final String FAILED = "FAILED";
+
+    private static final String COLUMNS = "paper_id, run, saga_id, exam_id, session_id, candidate_id, status, score, "
+            + "max_score, marks::text, key_revision, reason, archive_seq, updated_at";
+
+    @Inject
+    Db db;
+
+    public record ResultRow(String paperId, int run, UUID sagaId, String examId, String sessionId, String candidateId,
+            String status, BigDecimal score, BigDecimal maxScore, String marks, Long keyRevision, String reason,
+            Long archiveSeq, OffsetDateTime updatedAt) {
+        public boolean isFinal() {
+            return !PENDING.equals(status);
+        }
+    }
+
+    public void createPending(Connection c, String paperId, int run, UUID sagaId, String examId, String sessionId)
+            throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, "
+                + "status) VALUES (?, ?, ?, ?, ?, 'PENDING') ON CONFLICT (paper_id, run) DO NOTHING")) {
+            insert.setString(1, paperId);
+            insert.setInt(2, run);
+            insert.setObject(3, sagaId);
+            insert.setString(4, examId);
+            insert.setString(5, sessionId);
+            insert.executeUpdate();
+        }
+    }
+
+    /** The grade step's provisional marks: stored, not shown (the status stays PENDING). */
+    public void provisional(String paperId, int run, String candidateId, BigDecimal score, BigDecimal maxScore, String marks,
+            long keyRevision, String reason) {
+        db.inTransaction(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE result SET candidate_id = ?, score = ?, max_score = ?, "
+                    + "marks = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
+                    + "WHERE paper_id = ? AND run = ?")) {
+                update.setString(1, candidateId);
+                update.setBigDecimal(2, score);
+                update.setBigDecimal(3, maxScore);
+                update.setString(4, marks);
+                update.setLong(5, keyRevision);
+                update.setString(6, reason);
+                update.setString(7, paperId);
+                update.setInt(8, run);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** The grade step's compensation: provisional marks are voided, so they can never be shown. */
+    public void voidMarks(String paperId, int run) {
+        db.inTransaction(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE result SET score = NULL, marks = NULL, "
+                    + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
+                update.setString(1, paperId);
+                update.setInt(2, run);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    public void graded(Connection c, String paperId, int run, long archiveSeq) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = 'GRADED', archive_seq = ?, reason = NULL, "
+                + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
+            update.setLong(1, archiveSeq);
+            update.setString(2, paperId);
+            update.setInt(3, run);
+            update.executeUpdate();
+        }
+    }
+
+    public void status(Connection c, String paperId, int run, String status, String reason) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = ?, reason = ?, updated_at = now() "
+                + "WHERE paper_id = ? AND run = ?")) {
+            update.setString(1, status);
+            update.setString(2, reason);
+            update.setString(3, paperId);
+            update.setInt(4, run);
+            update.executeUpdate();
+        }
+    }
+
+    /** Every run of a paper, newest first. */
+    public List<ResultRow> runs(String paperId) {
+        return db.inTransaction(c -> runs(c, paperId, false));
+    }
+
+    public List<ResultRow> runs(Connection c, String paperId, boolean forUpdate) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM result WHERE paper_id = ? "
+                + "ORDER BY run DESC" + (forUpdate ? " FOR UPDATE" : ""))) {
+            select.setString(1, paperId);
+            return rows(select);
+        }
+    }
+
+    /** The newest run of every paper of an exam. */
+    public List<ResultRow> latestOfExam(Connection c, String examId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT DISTINCT ON (paper_id) " + COLUMNS
+                + " FROM result WHERE exam_id = ? ORDER BY paper_id, run DESC")) {
+            select.setString(1, examId);
+            return rows(select);
+        }
+    }
+
+    public Optional<OffsetDateTime> releasedAt(String examId) {
+        return db.inTransaction(c -> releasedAt(c, examId));
+    }
+
+    Optional<OffsetDateTime> releasedAt(Connection c, String examId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT released_at FROM exam_release WHERE exam_id = ?")) {
+            select.setString(1, examId);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getObject(1, OffsetDateTime.class)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Idempotent: the first release stays. */
+    boolean release(Connection c, String examId, Timestamp at, String by) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO exam_release (exam_id, released_at, released_by) "
+                + "VALUES (?, ?, ?) ON CONFLICT (exam_id) DO NOTHING")) {
+            insert.setString(1, examId);
+            insert.setTimestamp(2, at);
+            insert.setString(3, by);
+            return insert.executeUpdate() == 1;
+        }
+    }
+
+    private static List<ResultRow> rows(PreparedStatement select) throws SQLException {
+        List<ResultRow> rows = new ArrayList<>();
+        try (ResultSet rs = select.executeQuery()) {
+            while (rs.next()) {
+                long keyRevision = rs.getLong(11);
+                Long revision = rs.wasNull() ? null : keyRevision;
+                long seq = rs.getLong(13);
+                Long archiveSeq = rs.wasNull() ? null : seq;
+                rows.add(new ResultRow(rs.getString(1), rs.getInt(2), rs.getObject(3, UUID.class), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getBigDecimal(8), rs.getBigDecimal(9),
+                        rs.getString(10), revision, rs.getString(12), archiveSeq, rs.getObject(14, OffsetDateTime.class)));
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,265 @@
+package org.examsuite.grading.results;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+import org.examsuite.common.auth.Caller;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.grading.audit.AuditLog;
+import org.examsuite.grading.clients.ExamDirectory;
+import org.examsuite.grading.clients.RemoteFailure;
+import org.examsuite.grading.db.Db;
+import org.examsuite.grading.flow.GradingSaga;
+import org.examsuite.grading.results.ResultStore.ResultRow;
+import org.examsuite.grading.saga.SagaDefinition;
+import org.examsuite.grading.saga.SagaEngine;
+import org.examsuite.grading.saga.SagaStore;
+import org.examsuite.grading.saga.SagaStore.SagaRow;
+
+/** The rules of results: who sees what and when, essay marks, release, and regrade. */
+@ApplicationScoped
+public class ResultsService {
+    @Inject
+    ResultStore results;
+    @Inject
+    SagaStore sagas;
+    @Inject
+    SagaEngine engine;
+    @Inject
+    ExamDirectory exams;
+    @Inject
+    AuditLog audit;
+    @Inject
+    Db db;
+    @Inject
+    ObjectMapper mapper;
+    @Inject
+    Clock clock;
+
+    @RegisterForReflection
+    public record ReleaseView(String examId, String releasedAt, String releasedBy) {
+    }
+
+    @RegisterForReflection
+    public record RegradeView(String examId, long keyRevision, int regrading) {
+    }
+
+    @RegisterForReflection
+    public record MarksView(String paperId, UUID sagaId, int run, Map<String, BigDecimal> marks) {
+    }
+
+    /**
+     * A paper's result. The newest run decides, except while a regrade is still running:
+     * then the last GRADED run stays on show. Candidates: only their own session's paper,
+     * and only once an operator released the exam's results.
+     */
+    public ResultView view(String paperId, Caller caller) {
+        List<ResultRow> runs = results.runs(paperId);
+        if (runs.isEmpty()) {
+            throw ApiException.notFound("RESULT_NOT_FOUND", "No result for that paper.");
+        }
+        ResultRow latest = runs.get(0);
+        ResultRow shown = latest;
+        boolean regrading = false;
+        if (!latest.isFinal()) {
+            for (ResultRow run : runs) {
+                if (ResultStore.GRADED.equals(run.status())) {
+                    shown = run;
+                    regrading = true;
+                    break;
+                }
+            }
+        }
+        boolean operator = caller.isOperator();
+        boolean released = results.releasedAt(latest.examId()).isPresent();
+        if (!operator) {
+            caller.requireSession(latest.sessionId());
+            if (!released) {
+                throw new ApiException(403, "RESULTS_NOT_RELEASED", "The results of this exam have not been released yet.");
+            }
+        }
+        boolean graded = ResultStore.GRADED.equals(shown.status());
+        return new ResultView(shown.paperId(), shown.sessionId(), shown.examId(), shown.status(),
+                graded ? plain(shown.score()) : null, plain(shown.maxScore()), graded ? marks(shown.marks()) : null,
+                operator ? shown.run() : null, operator ? shown.sagaId() : null, operator ? shown.reason() : null,
+                operator ? shown.keyRevision() : null, operator ? shown.archiveSeq() : null, operator ? regrading : null,
+                released);
+    }
+
+    /**
+     * Essay marks for a saga parked in the grade step. Each must name an essay question of
+     * the paper and lie within its points. The saga wakes and grades again with them.
+     * Sending the same marks again (a retry) changes nothing.
+     */
+    public MarksView marks(String paperId, Map<String, BigDecimal> marks, String actor) {
+        return db.inTransaction(c -> {
+            List<ResultRow> runs = results.runs(c, paperId, false);
+            if (runs.isEmpty()) {
+                throw ApiException.notFound("RESULT_NOT_FOUND", "No result for that paper.");
+            }
+            ResultRow latest = runs.get(0);
+            SagaRow saga = sagas.find(c, latest.sagaId(), true).orElseThrow();
+            ObjectNode data = (ObjectNode) read(saga.data());
+            Map<String, BigDecimal> current = essayMarks(data);
+            if (!"WAITING".equals(saga.status())) {
+                if (current.entrySet().containsAll(normalised(marks).entrySet())) {
+                    return new MarksView(paperId, saga.sagaId(), saga.run(), current);
+                }
+                throw ApiException.conflict("NOT_AWAITING_MARKS", "This paper's grading is not waiting for essay marks.");
+            }
+            Map<String, JsonNode> essays = new LinkedHashMap<>();
+            data.path("grade").path("marks").forEach(mark -> {
+                if ("ESSAY".equals(mark.path("type").asText())) {
+                    essays.put(mark.path("questionId").asText(), mark.path("points"));
+                }
+            });
+            ObjectNode stored = data.has("essayMarks") ? (ObjectNode) data.get("essayMarks") : data.putObject("essayMarks");
+            for (Map.Entry<String, BigDecimal> mark : marks.entrySet()) {
+                JsonNode points = essays.get(mark.getKey());
+                if (points == null) {
+                    throw ApiException.badRequest("UNKNOWN_QUESTION", "Question " + mark.getKey() + " is not an essay of this paper.");
+                }
+                if (mark.getValue().signum() < 0 || mark.getValue().compareTo(points.decimalValue()) > 0) {
+                    throw ApiException.badRequest("INVALID_MARK", "The mark for " + mark.getKey() + " must lie between 0 and "
+                            + points.decimalValue().toPlainString() + ".");
+                }
+                stored.put(mark.getKey(), mark.getValue());
+            }
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET data = ?::jsonb WHERE saga_id = ?")) {
+                update.setString(1, data.toString());
+                update.setObject(2, saga.sagaId());
+                update.executeUpdate();
+            }
+            sagas.wake(c, saga.sagaId(), "essay marks by " + actor);
+            audit.record(c, actor, "ESSAY_MARKS", latest.examId(), paperId, saga.sagaId(), stored.toString());
+            return new MarksView(paperId, saga.sagaId(), saga.run(), essayMarks(data));
+        });
+    }
+
+    /** Idempotent: the first release stays; every call is audited. */
+    public ReleaseView release(String examId, String actor) {
+        return db.inTransaction(c -> {
+            boolean first = results.release(c, examId, Timestamp.from(clock.instant()), actor);
+            audit.record(c, actor, "RELEASE_RESULTS", examId, null, null, first ? "released" : "already released");
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT released_at, released_by FROM exam_release WHERE exam_id = ?")) {
+                select.setString(1, examId);
+                try (var rs = select.executeQuery()) {
+                    rs.next();
+                    return new ReleaseView(examId, rs.getTimestamp(1).toInstant().toString(), rs.getString(2));
+                }
+            }
+        });
+    }
+
+    /**
+     * After a key correction: a new saga run for every paper of the exam whose newest run
+     * was not already graded with these keys. Safe to repeat: a second call for the same key
+     * revision finds every paper up to date and starts nothing.
+     */
+    public RegradeView regrade(String examId, String actor) {
+        long keyRevision = currentKeyRevision(examId);
+        SagaDefinition definition = engine.definition(GradingSaga.NAME);
+        List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
+        int started = db.inTransaction(c -> {
+            int count = 0;
+            for (ResultRow latest : results.latestOfExam(c, examId)) {
+                SagaRow saga = sagas.find(c, latest.sagaId(), false).orElseThrow();
+                JsonNode data = read(saga.data());
+                long known = latest.keyRevision() != null ? latest.keyRevision() : data.path("minKeyRevision").asLong(-1);
+                if (known >= keyRevision) {
+                    continue;
+                }
+                ObjectNode fresh = mapper.createObjectNode();
+                fresh.put("minKeyRevision", keyRevision);
+                fresh.put("regradeOf", latest.run());
+                if (data.has("essayMarks")) {
+                    fresh.set("essayMarks", data.get("essayMarks"));
+                }
+                int run = latest.run() + 1;
+                UUID sagaId = UUID.randomUUID();
+                Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, latest.paperId(), run,
+                        examId, latest.sessionId(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
+                if (created.isPresent()) {
+                    results.createPending(c, latest.paperId(), run, sagaId, examId, latest.sessionId());
+                    count++;
+                }
+            }
+            audit.record(c, actor, "REGRADE", examId, null, null, "keyRevision " + keyRevision + ", " + count + " paper(s)");
+            return count;
+        });
+        if (started > 0) {
+            engine.nudge();
+        }
+        return new RegradeView(examId, keyRevision, started);
+    }
+
+    private long currentKeyRevision(String examId) {
+        try {
+            return exams.exam(examId).path("keyRevision").asLong(0);
+        } catch (RemoteFailure failure) {
+            if (!failure.isTransient() && failure.status() == 404) {
+                throw ApiException.notFound("EXAM_NOT_FOUND", "session-service knows no such exam.");
+            }
+            throw ApiException.retryLater(503, "UPSTREAM_UNAVAILABLE", "session-service could not be asked for the exam's keys.", 5);
+        } catch (FaultToleranceException e) {
+            throw ApiException.retryLater(503, "UPSTREAM_UNAVAILABLE", "session-service could not be asked for the exam's keys.", 5);
+        }
+    }
+
+    private JsonNode read(String json) {
+        try {
+            return mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<ResultView.MarkView> marks(String json) {
+        if (json == null) {
+            return null;
+        }
+        List<ResultView.MarkView> marks = new ArrayList<>();
+        for (JsonNode mark : read(json)) {
+            marks.add(new ResultView.MarkView(mark.path("questionId").asText(), mark.path("type").asText(),
+                    plain(mark.path("points").decimalValue()), mark.path("score").isNumber() ? plain(mark.path("score").decimalValue()) : null));
+        }
+        return marks;
+    }
+
+    private static Map<String, BigDecimal> essayMarks(ObjectNode data) {
+        Map<String, BigDecimal> marks = new LinkedHashMap<>();
+        data.path("essayMarks").fields().forEachRemaining(entry -> marks.put(entry.getKey(), plain(entry.getValue().decimalValue())));
+        return marks;
+    }
+
+    private static Map<String, BigDecimal> normalised(Map<String, BigDecimal> marks) {
+        Map<String, BigDecimal> plain = new LinkedHashMap<>();
+        marks.forEach((key, value) -> plain.put(key, plain(value)));
+        return plain;
+    }
+
+    /** 2.0000 → 2, 1.3333 stays: no exponent notation, no trailing zeros. */
+    static BigDecimal plain(BigDecimal value) {
+        if (value == null) {
+            return null;
+        }
+        BigDecimal stripped = value.stripTrailingZeros();
+        return stripped.scale() < 0 ? stripped.setScale(0) : stripped;
+    }
+}

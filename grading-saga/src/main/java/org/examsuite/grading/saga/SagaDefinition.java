@@ -1,0 +1,69 @@
+package org.examsuite.grading.saga;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A saga's definition: its steps in order (each with its compensation), its retry policy,
+ * and what its end states mean for the outside world. The engine knows nothing else about
+ * a saga; the grading saga's definition is in {@code flow/GradingSaga}.
+ */
+public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPolicy, Outcomes outcomes) {
+
+    public record Step(String name, SagaStep action) {
+    }
+
+    /**
+     * Called inside the transaction that records the saga's new state, so the outside view
+     * (a result's status) can never disagree with the saga's.
+     */
+    public interface Outcomes {
+        void waiting(Connection connection, SagaContext context, String step) throws SQLException;
+
+        void completed(Connection connection, SagaContext context) throws SQLException;
+
+        void compensated(Connection connection, SagaContext context, String failedStep, String reason) throws SQLException;
+
+        void failed(Connection connection, SagaContext context, String step, String reason) throws SQLException;
+    }
+
+    public Step step(int position) {
+        return steps.get(position);
+    }
+
+    public static Builder named(String name) {
+        return new Builder(name);
+    }
+
+    public static final class Builder {
+        private final String name;
+        private final List<Step> steps = new ArrayList<>();
+        private RetryPolicy retryPolicy;
+        private Outcomes outcomes;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder step(String stepName, SagaStep action) {
+            steps.add(new Step(stepName, action));
+            return this;
+        }
+
+        public Builder retry(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        public Builder outcomes(Outcomes value) {
+            this.outcomes = value;
+            return this;
+        }
+
+        public SagaDefinition build() {
+            return new SagaDefinition(name, List.copyOf(steps), retryPolicy, outcomes);
+        }
+    }
+}

@@ -1,0 +1,423 @@
+package org.examsuite.grading.saga;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.examsuite.grading.db.Db;
+
+/**
+ * The saga tables: instances, the step log and the history. Every write of a worker names
+ * the lease it holds ({@code lease_owner}), so a worker whose lease ran out (it stalled and
+ * another replica took over) can no longer write anything: at most one runs a step at once.
+ */
+@ApplicationScoped
+public class SagaStore {
+    static final String COLUMNS = "saga_id, definition, paper_id, run, exam_id, session_id, status, phase, data::text, "
+            + "traceparent, tracestate, created_at, updated_at, next_attempt_at, lease_owner";
+
+    @Inject
+    Db db;
+
+    public record NewSaga(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
+            String data, String traceparent, String tracestate, List<String> steps) {
+    }
+
+    public record SagaRow(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
+            String status, String phase, String data, String traceparent, String tracestate, OffsetDateTime createdAt,
+            OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt, String leaseOwner) {
+    }
+
+    public record StepRow(int position, String step, String status, int attempts, int compensationAttempts,
+            String lastError, OffsetDateTime startedAt, OffsetDateTime finishedAt, OffsetDateTime compensatedAt) {
+    }
+
+    public record HistoryRow(OffsetDateTime at, String event, String step, String detail) {
+    }
+
+    /** The worker lost its lease (another replica took the saga over): it must stop at once. */
+    public static class LeaseLost extends RuntimeException {
+        LeaseLost(UUID sagaId) {
+            super("lease lost on saga " + sagaId, null, false, false);
+        }
+    }
+
+    /** Inserts the saga and its step log; empty when the paper already has a saga for that run. */
+    public Optional<UUID> create(Connection c, NewSaga saga) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
+                + "session_id, status, data, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?::jsonb, ?, ?) "
+                + "ON CONFLICT (paper_id, run) DO NOTHING")) {
+            insert.setObject(1, saga.sagaId());
+            insert.setString(2, saga.definition());
+            insert.setString(3, saga.paperId());
+            insert.setInt(4, saga.run());
+            insert.setString(5, saga.examId());
+            insert.setString(6, saga.sessionId());
+            insert.setString(7, saga.data());
+            insert.setString(8, saga.traceparent());
+            insert.setString(9, saga.tracestate());
+            if (insert.executeUpdate() == 0) {
+                return Optional.empty();
+            }
+        }
+        try (PreparedStatement steps = c.prepareStatement("INSERT INTO saga_step (saga_id, position, step) VALUES (?, ?, ?)")) {
+            for (int i = 0; i < saga.steps().size(); i++) {
+                steps.setObject(1, saga.sagaId());
+                steps.setInt(2, i);
+                steps.setString(3, saga.steps().get(i));
+                steps.addBatch();
+            }
+            steps.executeBatch();
+        }
+        history(c, saga.sagaId(), "CREATED", null, "run " + saga.run());
+        return Optional.of(saga.sagaId());
+    }
+
+    public Optional<UUID> findId(Connection c, String paperId, int run) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT saga_id FROM saga WHERE paper_id = ? AND run = ?")) {
+            select.setString(1, paperId);
+            select.setInt(2, run);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getObject(1, UUID.class)) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Takes up to {@code limit} due sagas that nobody holds. {@code SKIP LOCKED} lets replicas
+     * claim side by side without waiting on each other; the lease keeps the claim after commit.
+     */
+    public List<SagaRow> claim(String owner, Duration lease, int limit) {
+        return db.inTransaction(c -> {
+            try (PreparedStatement claim = c.prepareStatement("UPDATE saga SET lease_owner = ?, "
+                    + "lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE saga_id IN ("
+                    + "SELECT saga_id FROM saga WHERE status IN ('RUNNING', 'COMPENSATING') AND next_attempt_at <= now() "
+                    + "AND (lease_until IS NULL OR lease_until < now()) ORDER BY next_attempt_at LIMIT ? "
+                    + "FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS)) {
+                claim.setString(1, owner);
+                claim.setLong(2, lease.toMillis());
+                claim.setInt(3, limit);
+                return sagas(claim);
+            }
+        });
+    }
+
+    public Optional<SagaRow> find(UUID sagaId) {
+        return db.inTransaction(c -> find(c, sagaId, false));
+    }
+
+    public Optional<SagaRow> find(Connection c, UUID sagaId, boolean forUpdate) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM saga WHERE saga_id = ?"
+                + (forUpdate ? " FOR UPDATE" : ""))) {
+            select.setObject(1, sagaId);
+            List<SagaRow> rows = sagas(select);
+            return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+        }
+    }
+
+    public List<StepRow> steps(UUID sagaId) {
+        return db.inTransaction(c -> steps(c, sagaId));
+    }
+
+    public List<StepRow> steps(Connection c, UUID sagaId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT position, step, status, attempts, comp_attempts, "
+                + "last_error, started_at, finished_at, compensated_at FROM saga_step WHERE saga_id = ? ORDER BY position")) {
+            select.setObject(1, sagaId);
+            List<StepRow> rows = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new StepRow(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5),
+                            rs.getString(6), rs.getObject(7, OffsetDateTime.class), rs.getObject(8, OffsetDateTime.class),
+                            rs.getObject(9, OffsetDateTime.class)));
+                }
+            }
+            return rows;
+        }
+    }
+
+    public List<HistoryRow> history(UUID sagaId, int limit) {
+        return db.inTransaction(c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT at, event, step, detail FROM saga_history WHERE saga_id = ? ORDER BY id LIMIT ?")) {
+                select.setObject(1, sagaId);
+                select.setInt(2, limit);
+                List<HistoryRow> rows = new ArrayList<>();
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new HistoryRow(rs.getObject(1, OffsetDateTime.class), rs.getString(2), rs.getString(3),
+                                rs.getString(4)));
+                    }
+                }
+                return rows;
+            }
+        });
+    }
+
+    /** Records a step (or its compensation) as started and renews the lease. */
+    public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating) {
+        db.inTransaction(c -> {
+            renewLease(c, sagaId, owner, lease);
+            try (PreparedStatement update = c.prepareStatement(compensating
+                    ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
+                    : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
+                            + "WHERE saga_id = ? AND position = ?")) {
+                update.setObject(1, sagaId);
+                update.setInt(2, position);
+                update.executeUpdate();
+            }
+            history(c, sagaId, compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null);
+            return null;
+        });
+    }
+
+    public void stepDone(UUID sagaId, String owner, int position, String step, String data) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL "
+                    + "WHERE saga_id = ? AND position = ?");
+            setData(c, sagaId, data);
+            history(c, sagaId, "STEP_DONE", step, null);
+            return null;
+        });
+    }
+
+    /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
+    public void park(UUID sagaId, String owner, int position, String step, String data, TxHook hook) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'WAITING' WHERE saga_id = ? AND position = ?");
+            setData(c, sagaId, data);
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'WAITING', lease_owner = NULL, "
+                    + "lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
+                update.setObject(1, sagaId);
+                update.executeUpdate();
+            }
+            history(c, sagaId, "WAITING", step, null);
+            hook.run(c);
+            return null;
+        });
+    }
+
+    /** A transient failure: the step goes back to the queue, due after {@code delay}. */
+    public void retryLater(UUID sagaId, String owner, int position, String step, boolean compensating, String error,
+            Duration delay) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
+                    + (compensating ? "" : ", status = 'PENDING'") + " WHERE saga_id = ? AND position = ?")) {
+                update.setString(1, truncate(error));
+                update.setObject(2, sagaId);
+                update.setInt(3, position);
+                update.executeUpdate();
+            }
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET next_attempt_at = now() + ? * interval "
+                    + "'1 millisecond', lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
+                update.setLong(1, delay.toMillis());
+                update.setObject(2, sagaId);
+                update.executeUpdate();
+            }
+            history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + truncate(error));
+            return null;
+        });
+    }
+
+    /** A permanent failure: the step is FAILED and the saga turns back to compensate. */
+    public void failForward(UUID sagaId, String owner, int position, String step, String error) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = 'FAILED', last_error = ?, "
+                    + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
+                update.setString(1, truncate(error));
+                update.setObject(2, sagaId);
+                update.setInt(3, position);
+                update.executeUpdate();
+            }
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'COMPENSATING', phase = 'BACKWARD', "
+                    + "updated_at = now() WHERE saga_id = ?")) {
+                update.setObject(1, sagaId);
+                update.executeUpdate();
+            }
+            history(c, sagaId, "STEP_FAILED", step, truncate(error));
+            return null;
+        });
+    }
+
+    public void stepCompensated(UUID sagaId, String owner, int position, String step, String data) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), "
+                    + "last_error = NULL WHERE saga_id = ? AND position = ?");
+            setData(c, sagaId, data);
+            history(c, sagaId, "STEP_COMPENSATED", step, null);
+            return null;
+        });
+    }
+
+    /**
+     * Ends the saga (COMPLETED, COMPENSATED or FAILED) and runs {@code hook} in the same
+     * transaction. For FAILED, {@code position} names the step that ran out of retries.
+     */
+    public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail, TxHook hook) {
+        db.inTransaction(c -> {
+            requireLease(c, sagaId, owner);
+            if (position != null) {
+                try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
+                        + "status = CASE WHEN status = 'COMPENSATING' THEN status ELSE 'FAILED' END "
+                        + "WHERE saga_id = ? AND position = ?")) {
+                    update.setString(1, truncate(detail));
+                    update.setObject(2, sagaId);
+                    update.setInt(3, position);
+                    update.executeUpdate();
+                }
+            }
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, "
+                    + "lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
+                update.setString(1, status);
+                update.setObject(2, sagaId);
+                update.executeUpdate();
+            }
+            history(c, sagaId, status, step, truncate(detail));
+            hook.run(c);
+            return null;
+        });
+    }
+
+    /** Gives the saga back without changing it (the worker is stopping). */
+    public void release(UUID sagaId, String owner) {
+        db.inTransaction(c -> {
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE saga SET lease_owner = NULL, lease_until = NULL WHERE saga_id = ? AND lease_owner = ?")) {
+                update.setObject(1, sagaId);
+                update.setString(2, owner);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** A WAITING saga becomes runnable again; its waiting step will run once more. */
+    public boolean wake(Connection c, UUID sagaId, String reason) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'RUNNING', next_attempt_at = now(), "
+                + "updated_at = now() WHERE saga_id = ? AND status = 'WAITING'")) {
+            update.setObject(1, sagaId);
+            if (update.executeUpdate() == 0) {
+                return false;
+            }
+        }
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'PENDING' WHERE saga_id = ? AND status = 'WAITING'");
+        history(c, sagaId, "WOKEN", null, reason);
+        return true;
+    }
+
+    /**
+     * An operator's retry of a FAILED saga: the step that ran out of retries gets a fresh
+     * budget, and the saga resumes in the direction it was going. Returns false when the
+     * saga is not FAILED.
+     */
+    public boolean retryFailed(Connection c, UUID sagaId, String actor) throws SQLException {
+        Optional<SagaRow> saga = find(c, sagaId, true);
+        if (saga.isEmpty() || !"FAILED".equals(saga.get().status())) {
+            return false;
+        }
+        boolean backward = "BACKWARD".equals(saga.get().phase());
+        setStep(c, sagaId, null, backward
+                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = 'COMPENSATING'"
+                : "UPDATE saga_step SET status = 'PENDING', attempts = 0 WHERE saga_id = ? AND status = 'FAILED'");
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, next_attempt_at = now(), "
+                + "lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
+            update.setString(1, backward ? "COMPENSATING" : "RUNNING");
+            update.setObject(2, sagaId);
+            update.executeUpdate();
+        }
+        history(c, sagaId, "OPERATOR_RETRY", null, actor);
+        return true;
+    }
+
+    @FunctionalInterface
+    public interface TxHook {
+        void run(Connection connection) throws SQLException;
+    }
+
+    public void history(Connection c, UUID sagaId, String event, String step, String detail) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO saga_history (saga_id, event, step, detail) VALUES (?, ?, ?, ?)")) {
+            insert.setObject(1, sagaId);
+            insert.setString(2, event);
+            insert.setString(3, step);
+            insert.setString(4, detail);
+            insert.executeUpdate();
+        }
+    }
+
+    private void renewLease(Connection c, UUID sagaId, String owner, Duration lease) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() + ? * interval "
+                + "'1 millisecond', updated_at = now() WHERE saga_id = ? AND lease_owner = ? AND lease_until > now()")) {
+            update.setLong(1, lease.toMillis());
+            update.setObject(2, sagaId);
+            update.setString(3, owner);
+            if (update.executeUpdate() == 0) {
+                throw new LeaseLost(sagaId);
+            }
+        }
+    }
+
+    /** Locks the saga row and checks the lease is still ours, so no other replica writes concurrently. */
+    private void requireLease(Connection c, UUID sagaId, String owner) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT 1 FROM saga WHERE saga_id = ? AND lease_owner = ? AND lease_until > now() FOR UPDATE")) {
+            select.setObject(1, sagaId);
+            select.setString(2, owner);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    throw new LeaseLost(sagaId);
+                }
+            }
+        }
+    }
+
+    private void setData(Connection c, UUID sagaId, String data) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
+            update.setString(1, data);
+            update.setObject(2, sagaId);
+            update.executeUpdate();
+        }
+    }
+
+    private static void setStep(Connection c, UUID sagaId, Integer position, String sql) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement(sql)) {
+            update.setObject(1, sagaId);
+            if (position != null) {
+                update.setInt(2, position);
+            }
+            update.executeUpdate();
+        }
+    }
+
+    private static List<SagaRow> sagas(PreparedStatement statement) throws SQLException {
+        List<SagaRow> rows = new ArrayList<>();
+        try (ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                rows.add(new SagaRow(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getInt(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10),
+                        rs.getString(11), rs.getObject(12, OffsetDateTime.class), rs.getObject(13, OffsetDateTime.class),
+                        rs.getObject(14, OffsetDateTime.class), rs.getString(15)));
+            }
+        }
+        return rows;
+    }
+
+    static String truncate(String text) {
+        if (text == null) {
+            return null;
+        }
+        return text.length() > 1000 ? text.substring(0, 1000) : text;
+    }
+}

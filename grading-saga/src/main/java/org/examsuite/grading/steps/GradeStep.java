@@ -1,0 +1,116 @@
+package org.examsuite.grading.steps;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
+import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.results.ResultStore;
+import org.examsuite.grading.saga.SagaContext;
+import org.examsuite.grading.saga.SagaStep;
+import org.examsuite.grading.saga.StepFailure;
+import org.examsuite.grading.saga.StepOutcome;
+import org.examsuite.grading.scoring.ExamKey;
+import org.examsuite.grading.scoring.Grading;
+import org.examsuite.grading.scoring.PaperGrader;
+
+/**
+ * Step 1 — grade: the paper's answers against the exam's keys. Writes provisional marks
+ * (never shown before the saga completes) and {@code data.grade}. With an essay still
+ * unmarked it parks the saga; the operator's marks wake it and this step runs again.
+ * Idempotent: the same paper, keys and essay marks give the same marks.
+ * Compensation: the provisional marks are voided.
+ */
+@ApplicationScoped
+public class GradeStep implements SagaStep {
+    @Inject
+    PaperSource papers;
+    @Inject
+    ExamCache exams;
+    @Inject
+    PaperGrader grader;
+    @Inject
+    ResultStore results;
+    @Inject
+    ObjectMapper mapper;
+
+    @Override
+    public StepOutcome execute(SagaContext context) {
+        ObjectNode data = context.data();
+        JsonNode paper = parse(StepCalls.remote(() -> papers.paper(context.paperId())));
+        ExamKey exam;
+        try {
+            exam = StepCalls.remote(() -> exams.get(context.examId(), data.path("minKeyRevision").asLong(0)));
+        } catch (IllegalArgumentException malformed) {
+            throw StepFailure.permanent("exam " + context.examId() + ": " + malformed.getMessage());
+        }
+        Grading grading = grader.grade(exam, paper.path("answers"), essayMarks(data));
+
+        ObjectNode grade = data.putObject("grade");
+        grade.put("paperDigest", paper.path("digest").asText(""));
+        grade.put("candidateId", paper.path("candidateId").asText(null));
+        grade.put("keyRevision", exam.keyRevision());
+        grade.put("score", grading.score());
+        grade.put("maxScore", grading.maxScore());
+        ArrayNode marks = grade.putArray("marks");
+        for (Grading.Mark mark : grading.marks()) {
+            ObjectNode node = marks.addObject();
+            node.put("questionId", mark.questionId());
+            node.put("type", mark.type().name());
+            node.put("points", mark.points());
+            if (mark.score() == null) {
+                node.putNull("score");
+            } else {
+                node.put("score", mark.score());
+            }
+        }
+        ArrayNode awaiting = grade.putArray("awaiting");
+        grading.awaiting().forEach(awaiting::add);
+
+        String reason = grading.complete() ? null : "awaiting operator marks for " + String.join(", ", grading.awaiting());
+        StepCalls.remote(() -> {
+            results.provisional(context.paperId(), context.run(), grade.path("candidateId").asText(null), grading.score(),
+                    grading.maxScore(), marks.toString(), exam.keyRevision(), reason);
+            return null;
+        });
+        return grading.complete() ? StepOutcome.DONE : StepOutcome.WAIT;
+    }
+
+    @Override
+    public void compensate(SagaContext context) {
+        StepCalls.remote(() -> {
+            results.voidMarks(context.paperId(), context.run());
+            return null;
+        });
+        context.data().remove("grade");
+    }
+
+    private JsonNode parse(String raw) {
+        try {
+            return mapper.readTree(raw);
+        } catch (JsonProcessingException e) {
+            throw StepFailure.permanent("the paper is not JSON");
+        }
+    }
+
+    static Map<String, BigDecimal> essayMarks(ObjectNode data) {
+        Map<String, BigDecimal> marks = new HashMap<>();
+        data.path("essayMarks").fields().forEachRemaining(entry -> {
+            if (entry.getValue().isNumber()) {
+                marks.put(entry.getKey(), entry.getValue().decimalValue());
+            }
+        });
+        return marks;
+    }
+
+    /** The digest the grade step graded: validate checks that it graded exactly the verified paper. */
+    static String digestOf(ObjectNode data) {
+        return data.path("grade").path("paperDigest").asText("");
+    }
+}

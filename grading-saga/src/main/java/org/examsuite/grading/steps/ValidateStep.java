@@ -1,0 +1,77 @@
+package org.examsuite.grading.steps;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.util.Objects;
+import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.saga.SagaContext;
+import org.examsuite.grading.saga.SagaStep;
+import org.examsuite.grading.saga.StepFailure;
+import org.examsuite.grading.saga.StepOutcome;
+
+/**
+ * Step 2 — validate: the paper, fetched again from submission-service, must verify (digest
+ * over RFC 8785 canonical JSON, signature with submission-service's paper key), must be
+ * the paper of this saga and exactly the one graded, and every mark must lie within its
+ * question's bounds. Any failure is permanent: the grade is compensated and the result
+ * needs review. Read-only, so idempotent; its compensation has nothing to undo.
+ */
+@ApplicationScoped
+public class ValidateStep implements SagaStep {
+    @Inject
+    PaperSource papers;
+    @Inject
+    PaperSignature signature;
+
+    @Override
+    public StepOutcome execute(SagaContext context) {
+        ObjectNode paper = signature.verify(StepCalls.remote(() -> papers.paper(context.paperId())));
+        if (!context.paperId().equals(paper.path("paperId").asText())) {
+            throw StepFailure.permanent("the paper served is not paper " + context.paperId());
+        }
+        if (!context.sessionId().equals(paper.path("sessionId").asText())) {
+            throw StepFailure.permanent("the paper belongs to another session than its stream message said");
+        }
+        if (paper.hasNonNull("examId") && !context.examId().equals(paper.path("examId").asText())) {
+            throw StepFailure.permanent("the paper belongs to another exam than its stream message said");
+        }
+        if (!paper.path("digest").asText().equals(GradeStep.digestOf(context.data()))) {
+            throw StepFailure.permanent("the paper changed between grading and validation");
+        }
+        checkBounds(context.data().path("grade"));
+        context.data().put("validated", true);
+        return StepOutcome.DONE;
+    }
+
+    @Override
+    public void compensate(SagaContext context) {
+        context.data().remove("validated");
+    }
+
+    static void checkBounds(JsonNode grade) {
+        BigDecimal sum = BigDecimal.ZERO;
+        BigDecimal maxSum = BigDecimal.ZERO;
+        for (JsonNode mark : grade.path("marks")) {
+            String question = mark.path("questionId").asText();
+            if (!mark.path("score").isNumber() || !mark.path("points").isNumber()) {
+                throw StepFailure.permanent("question " + question + " has no mark");
+            }
+            BigDecimal score = mark.path("score").decimalValue();
+            BigDecimal points = mark.path("points").decimalValue();
+            if (score.signum() < 0 || score.compareTo(points) > 0 || points.signum() < 0) {
+                throw StepFailure.permanent("mark out of bounds for question " + question + ": " + score + " of " + points);
+            }
+            sum = sum.add(score);
+            maxSum = maxSum.add(points);
+        }
+        BigDecimal score = grade.path("score").decimalValue();
+        BigDecimal max = grade.path("maxScore").decimalValue();
+        if (!Objects.equals(score.stripTrailingZeros(), sum.stripTrailingZeros())
+                || max.compareTo(maxSum) != 0 || score.compareTo(max) > 0) {
+            throw StepFailure.permanent("the total does not add up: " + score + " of " + max);
+        }
+    }
+}
