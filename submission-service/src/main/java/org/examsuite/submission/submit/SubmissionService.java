@@ -14,6 +14,7 @@ import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperMaker;
 import org.examsuite.submission.paper.PaperStore;
 import org.examsuite.submission.paper.SheetStore;
+import org.examsuite.submission.session.ExamQuestions;
 import org.examsuite.submission.session.SessionFacts;
 import org.examsuite.submission.session.SessionState;
 
@@ -40,6 +41,8 @@ public class SubmissionService {
     Caller caller;
     @Inject
     SessionFacts sessions;
+    @Inject
+    ExamQuestions questions;
     @Inject
     IdempotencyStore idempotency;
     @Inject
@@ -106,6 +109,7 @@ public class SubmissionService {
                 || (session.candidateId() != null && !session.candidateId().equals(candidateId))) {
             throw ApiException.forbidden("This token does not give access to that session.");
         }
+        questions.check(session.examId(), sheet);
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {

@@ -163,6 +163,31 @@ class SubmissionContractTest extends SubmissionTestBase {
     }
 
     @Test
+    void answersAreCheckedAgainstTheExamsPublishedQuestions() {
+        Session s = session();
+        String questionsKey = Keys.examQuestions(s.examId());
+        redis.value(String.class).set(questionsKey, "{\"examId\":\"" + s.examId() + "\",\"questions\":["
+                + "{\"id\":\"q1\",\"type\":\"SINGLE\",\"options\":[\"3\",\"4\"]},"
+                + "{\"id\":\"q2\",\"type\":\"MULTIPLE\",\"options\":[\"2\",\"4\",\"5\"]},"
+                + "{\"id\":\"q3\",\"type\":\"TRUE_FALSE\"},{\"id\":\"q5\",\"type\":\"NUMERIC\"},"
+                + "{\"id\":\"q6\",\"type\":\"ESSAY\"}]}");
+        try {
+            submit(s, "k-1", sheet(s.id(), "q9", "\"4\"", 1)).statusCode(400).contentType("application/problem+json")
+                    .body("code", equalTo("UNKNOWN_QUESTION")).body("questionId", equalTo("q9"));
+            for (String[] wrong : new String[][] {{"q1", "\"7\""}, {"q1", "4"}, {"q2", "\"2\""}, {"q2", "[\"9\"]"},
+                    {"q3", "\"true\""}, {"q5", "\"3.14\""}, {"q6", "[\"a\"]"}}) {
+                submit(s, "k-1", sheet(s.id(), wrong[0], wrong[1], 1)).statusCode(400).body("code", equalTo("INVALID_ANSWER"))
+                        .body("questionId", equalTo(wrong[0]));
+            }
+            assertEquals(0, paperCount(s));
+            submit(s, "k-1", sheet(s.id(), "q1", "\"4\"", 1, "q2", "[\"2\",\"5\"]", 1, "q3", "false", 1, "q5", "3.14", 1,
+                    "q6", "null", 1)).statusCode(201).body("answerCount", equalTo(4));
+        } finally {
+            redis.key().del(questionsKey);
+        }
+    }
+
+    @Test
     void aCandidateReachesOnlyItsOwnSession() {
         Session mine = session();
         Session theirs = session();

@@ -1,0 +1,131 @@
+package org.examsuite.submission.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.redis.datasource.RedisDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.submission.redis.Keys;
+import org.examsuite.submission.submit.FinalSheet;
+import org.jboss.logging.Logger;
+
+/**
+ * Checks a final sheet against the exam's frozen questions, as session-service publishes them
+ * in {@code ses:{exam:<examId>}:questions}: an unknown question is 400 UNKNOWN_QUESTION, a value
+ * of the wrong type 400 INVALID_ANSWER — so a paper never holds what cannot be an answer.
+ * Questions are frozen once the exam opens, so they are cached per exam. When they are not
+ * published and session-service cannot publish them either, the sheet's shape checks stand
+ * alone (grading-saga checks types again); that is logged.
+ */
+@ApplicationScoped
+public class ExamQuestions {
+    private static final Logger LOG = Logger.getLogger(ExamQuestions.class);
+    private static final int MAX_CACHED_EXAMS = 10_000;
+
+    /** A question's type and, for choice questions, its options. */
+    record Spec(String type, Set<String> options) {
+    }
+
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    @RestClient
+    SessionClient sessions;
+
+    private final Map<String, Map<String, Spec>> cache = new ConcurrentHashMap<>();
+
+    public void check(String examId, FinalSheet sheet) {
+        Map<String, Spec> questions = questions(examId);
+        if (questions == null) {
+            return;
+        }
+        sheet.answers().forEach((questionId, answer) -> {
+            Spec spec = questions.get(questionId);
+            if (spec == null) {
+                throw new ApiException(400, "UNKNOWN_QUESTION", "The exam has no question " + questionId + ".")
+                        .with("questionId", questionId);
+            }
+            if (!fits(spec, answer.value())) {
+                throw new ApiException(400, "INVALID_ANSWER", "That is not an answer to the " + spec.type()
+                        + " question " + questionId + ".").with("questionId", questionId);
+            }
+        });
+    }
+
+    static boolean fits(Spec spec, JsonNode value) {
+        if (value.isNull()) {
+            return true;
+        }
+        return switch (spec.type()) {
+            case "SINGLE" -> value.isTextual() && (spec.options().isEmpty() || spec.options().contains(value.asText()));
+            case "MULTIPLE" -> {
+                if (!value.isArray()) {
+                    yield false;
+                }
+                for (JsonNode item : value) {
+                    if (!item.isTextual() || (!spec.options().isEmpty() && !spec.options().contains(item.asText()))) {
+                        yield false;
+                    }
+                }
+                yield true;
+            }
+            case "TRUE_FALSE" -> value.isBoolean();
+            case "NUMERIC" -> value.isNumber();
+            case "FILL", "ESSAY" -> value.isTextual();
+            default -> true;
+        };
+    }
+
+    private Map<String, Spec> questions(String examId) {
+        Map<String, Spec> cached = cache.get(examId);
+        if (cached != null) {
+            return cached;
+        }
+        Map<String, Spec> read = read(examId);
+        if (read == null) {
+            try (Response response = sessions.publishExam(examId)) {
+                read = read(examId);
+            } catch (RuntimeException e) {
+                LOG.debugf("session-service could not publish the questions of exam %s: %s", examId, e.toString());
+            }
+        }
+        if (read == null) {
+            LOG.infof("questions of exam %s are not published: checking the sheet's shape only", examId);
+            return null;
+        }
+        if (cache.size() >= MAX_CACHED_EXAMS) {
+            cache.clear();
+        }
+        cache.put(examId, read);
+        return read;
+    }
+
+    private Map<String, Spec> read(String examId) {
+        String text = redis.value(String.class).get(Keys.examQuestions(examId));
+        if (text == null) {
+            return null;
+        }
+        try {
+            Map<String, Spec> questions = new HashMap<>();
+            for (JsonNode question : json.readTree(text).path("questions")) {
+                Set<String> options = new HashSet<>();
+                question.path("options").forEach(option -> options.add(option.asText()));
+                questions.put(question.path("id").asText(), new Spec(question.path("type").asText(), options));
+            }
+            return questions;
+        } catch (Exception e) {
+            LOG.errorf("published questions of exam %s are not readable", examId);
+            return null;
+        }
+    }
+}
