@@ -35,6 +35,17 @@ public abstract class PlatformContract {
     }
 
     @Test
+    void requestTimesArePublishedWithHistogramBuckets() {
+        // The golden-signal alerts and the dashboard (k8s/) compute p95/p99 from these buckets
+        // (suite-common's HttpServerHistograms); the autoscalers read the _count series.
+        given().when().get("/api/v1/no-such-thing").then().statusCode(404);
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("http_server_requests_seconds_count{"))
+                .body(containsString("http_server_requests_seconds_bucket{"))
+                .body(containsString("le=\"0.5\""));
+    }
+
+    @Test
     void openApiIsServed() {
         given().accept("application/json").when().get("/q/openapi").then().statusCode(200).body(containsString("openapi"));
     }
