@@ -1,0 +1,69 @@
+package org.examsuite.k8s;
+
+import static org.examsuite.k8s.Chart.SERVICES;
+import static org.examsuite.k8s.Chart.fullName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import org.junit.jupiter.api.Test;
+
+/** Requests-per-second scaling: KEDA by default, a plain HPA on the adapter's pods metric behind a switch. */
+class AutoscalingTest {
+
+    @Test
+    void kedaScalesEachServiceOnItsRequestRatePerPod() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.defaults());
+        for (String service : SERVICES) {
+            JsonNode spec = rendered.get("ScaledObject", fullName(service)).path("spec");
+            assertEquals(fullName(service), spec.at("/scaleTargetRef/name").asText());
+            assertEquals(2, spec.path("minReplicaCount").asInt());
+            assertEquals(20, spec.path("maxReplicaCount").asInt());
+            JsonNode trigger = spec.at("/triggers/0");
+            assertEquals("prometheus", trigger.path("type").asText());
+            assertEquals("AverageValue", trigger.path("metricType").asText(), "total rate / replicas = per-pod rate");
+            assertEquals("150", trigger.at("/metadata/threshold").asText());
+            assertEquals("sum(rate(http_server_requests_seconds_count{namespace=\"exam\",service=\""
+                    + fullName(service) + "\"}[1m]))", trigger.at("/metadata/query").asText());
+            JsonNode behavior = spec.at("/advanced/horizontalPodAutoscalerConfig/behavior");
+            assertEquals(0, behavior.at("/scaleUp/stabilizationWindowSeconds").asInt(), "fast up");
+            assertEquals(300, behavior.at("/scaleDown/stabilizationWindowSeconds").asInt(), "slow down");
+            assertEquals(10, behavior.at("/scaleDown/policies/0/value").asInt());
+        }
+    }
+
+    @Test
+    void thresholdAndBoundsAreConfigurable() {
+        JsonNode spec = Chart.render(Chart.Values.production()).get("ScaledObject", fullName("answer-service")).path("spec");
+        assertEquals("200", spec.at("/triggers/0/metadata/threshold").asText());
+        assertEquals(3, spec.path("minReplicaCount").asInt());
+        assertEquals(30, spec.path("maxReplicaCount").asInt());
+        assertEquals("http://kube-prometheus-stack-prometheus.monitoring.svc:9090",
+                spec.at("/triggers/0/metadata/serverAddress").asText());
+    }
+
+    @Test
+    void hpaModeUsesTheAdapterPodsMetricWithTheSameBehaviour() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.defaults().set("autoscaling.mode", "hpa")
+                .set("autoscaling.hpa.adapterRulesConfigMap", true));
+        assertTrue(rendered.ofKind("ScaledObject").isEmpty());
+        JsonNode adapterRule = Yaml.tree(K8sDir.read(K8sDir.ADAPTER_RULES)).at("/rules/0");
+        for (String service : SERVICES) {
+            HorizontalPodAutoscaler hpa = Yaml.convert(rendered.get("HorizontalPodAutoscaler", fullName(service)),
+                    HorizontalPodAutoscaler.class);
+            assertEquals(fullName(service), hpa.getSpec().getScaleTargetRef().getName());
+            assertEquals(2, hpa.getSpec().getMinReplicas());
+            assertEquals(20, hpa.getSpec().getMaxReplicas());
+            var metric = hpa.getSpec().getMetrics().get(0);
+            assertEquals("Pods", metric.getType());
+            assertEquals(adapterRule.at("/name/as").asText(), metric.getPods().getMetric().getName(),
+                    "the HPA asks for the metric the adapter rule serves");
+            assertEquals("150", metric.getPods().getTarget().getAverageValue().toString());
+            assertEquals(0, hpa.getSpec().getBehavior().getScaleUp().getStabilizationWindowSeconds());
+            assertEquals(300, hpa.getSpec().getBehavior().getScaleDown().getStabilizationWindowSeconds());
+        }
+        String shipped = rendered.get("ConfigMap", "exam-suite-prometheus-adapter-rules").at("/data/rules.yaml").asText();
+        assertEquals(Yaml.tree(K8sDir.read(K8sDir.ADAPTER_RULES)), Yaml.tree(shipped), "the shipped rule is the documented file");
+    }
+}

@@ -1,0 +1,267 @@
+package org.examsuite.k8s;
+
+import static org.examsuite.k8s.Chart.NAMESPACE;
+import static org.examsuite.k8s.Chart.SERVICES;
+import static org.examsuite.k8s.Chart.fullName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What the chart renders, for default and production-like values (real Helm via helm-java). */
+class ChartRenderTest {
+
+    static List<Chart.Values> bothValueSets() {
+        return List.of(Chart.Values.defaults(), Chart.Values.production());
+    }
+
+    private static Deployment deployment(Chart.Rendered rendered, String service) {
+        return Yaml.convert(rendered.get("Deployment", fullName(service)), Deployment.class);
+    }
+
+    private static Map<String, EnvVar> env(Container container) {
+        return container.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e, (a, b) -> a, TreeMap::new));
+    }
+
+    @ParameterizedTest
+    @MethodSource("bothValueSets")
+    void everyServiceHasDeploymentServicePdbNetworkPolicyMonitorAndScaler(Chart.Values values) {
+        Chart.Rendered rendered = Chart.render(values);
+        for (String service : SERVICES) {
+            for (String kind : List.of("Deployment", "Service", "PodDisruptionBudget", "NetworkPolicy",
+                    "ServiceMonitor", "ScaledObject")) {
+                rendered.get(kind, fullName(service));
+            }
+        }
+        rendered.get("PrometheusRule", "exam-suite");
+        rendered.get("ConfigMap", "exam-suite-config");
+        rendered.get("ConfigMap", "exam-suite-dashboard");
+        rendered.get("Ingress", "exam-suite");
+        assertTrue(rendered.ofKind("HorizontalPodAutoscaler").isEmpty(), "KEDA mode renders no plain HPA");
+    }
+
+    @ParameterizedTest
+    @MethodSource("bothValueSets")
+    void podsAreHardened(Chart.Values values) {
+        Chart.Rendered rendered = Chart.render(values);
+        for (String service : SERVICES) {
+            PodSpec pod = deployment(rendered, service).getSpec().getTemplate().getSpec();
+            assertTrue(pod.getSecurityContext().getRunAsNonRoot(), service);
+            assertTrue(pod.getSecurityContext().getRunAsUser() > 0, service);
+            assertEquals("RuntimeDefault", pod.getSecurityContext().getSeccompProfile().getType(), service);
+            assertFalse(pod.getAutomountServiceAccountToken(), service + ": the services never call the API server");
+            Container container = pod.getContainers().get(0);
+            var security = container.getSecurityContext();
+            assertFalse(security.getAllowPrivilegeEscalation(), service);
+            assertTrue(security.getReadOnlyRootFilesystem(), service);
+            assertFalse(security.getPrivileged(), service);
+            assertEquals(List.of("ALL"), security.getCapabilities().getDrop(), service);
+            assertEquals("/tmp", container.getVolumeMounts().get(0).getMountPath(), service + ": writable /tmp");
+            assertTrue(pod.getVolumes().get(0).getEmptyDir() != null, service + ": /tmp is an emptyDir");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bothValueSets")
+    void probesUseSmallRyeHealthOnTheServicePort(Chart.Values values) {
+        Chart.Rendered rendered = Chart.render(values);
+        Map<String, Integer> ports = Map.of("session-service", 8081, "answer-service", 8082,
+                "submission-service", 8083, "grading-saga", 8084);
+        for (String service : SERVICES) {
+            Container c = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertEquals("/q/health/started", c.getStartupProbe().getHttpGet().getPath());
+            assertEquals("/q/health/live", c.getLivenessProbe().getHttpGet().getPath());
+            assertEquals("/q/health/ready", c.getReadinessProbe().getHttpGet().getPath());
+            assertEquals(ports.get(service), c.getPorts().get(0).getContainerPort(), service);
+            assertEquals(String.valueOf(ports.get(service)), env(c).get("EXAM_HTTP_PORT").getValue());
+            JsonNode svc = rendered.get("Service", fullName(service));
+            assertEquals(ports.get(service).intValue(), svc.at("/spec/ports/0/port").asInt());
+            assertTrue(c.getResources().getLimits().containsKey("memory"), service + ": memory limit");
+            assertTrue(c.getResources().getRequests().containsKey("cpu"), service + ": cpu request");
+        }
+    }
+
+    @Test
+    void defaultResourcesFitThe300MiBJvmBudget() {
+        Container c = deployment(Chart.render(Chart.Values.defaults()), "answer-service")
+                .getSpec().getTemplate().getSpec().getContainers().get(0);
+        long request = Quantity.getAmountInBytes(c.getResources().getRequests().get("memory")).longValue();
+        long limit = Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValue();
+        assertTrue(request >= 300L << 20, "request covers the 300 MiB RSS budget");
+        assertTrue(limit > request && limit <= 512L << 20, "limit leaves headroom but stays near the budget");
+    }
+
+    @Test
+    void eachServiceGetsOnlyTheKeysItNeeds() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.defaults());
+        Map<String, Set<String>> keys = new LinkedHashMap<>();
+        for (String service : SERVICES) {
+            Container c = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0);
+            keys.put(service, env(c).values().stream()
+                    .filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                    .filter(e -> "exam-suite-keys".equals(e.getValueFrom().getSecretKeyRef().getName()))
+                    .map(EnvVar::getName).collect(Collectors.toSet()));
+        }
+        // Only session-service can mint candidate tokens.
+        keys.forEach((service, held) -> assertEquals(service.equals("session-service"),
+                held.contains("EXAM_CANDIDATE_PRIVATE_KEY"), service));
+        keys.forEach((service, held) -> assertEquals(service.equals("submission-service"),
+                held.contains("EXAM_PAPER_PRIVATE_KEY"), service));
+        keys.forEach((service, held) -> assertEquals(service.equals("grading-saga"),
+                held.contains("EXAM_ARCHIVE_PRIVATE_KEY"), service));
+        keys.forEach((service, held) -> assertTrue(held.containsAll(Set.of("EXAM_CANDIDATE_PUBLIC_KEY",
+                "EXAM_OPERATOR_PUBLIC_KEY", "EXAM_SERVICE_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY")), service));
+        assertTrue(keys.get("grading-saga").contains("EXAM_PAPER_PUBLIC_KEY"), "grading verifies paper signatures");
+    }
+
+    @Test
+    void configMapCarriesTheArchitectureVariables() {
+        JsonNode data = Chart.render(Chart.Values.production()).get("ConfigMap", "exam-suite-config").path("data");
+        assertEquals("exam-db.postgres.svc", data.path("EXAM_DB_HOST").asText());
+        assertEquals("5432", data.path("EXAM_DB_PORT").asText());
+        assertEquals("exam", data.path("EXAM_DB_NAME").asText());
+        assertEquals("exam_app", data.path("EXAM_DB_USER").asText());
+        assertEquals("cluster", data.path("QUARKUS_REDIS_CLIENT_TYPE").asText());
+        assertEquals(3, data.path("EXAM_REDIS_URL").asText().split(",").length, "Redis Cluster seed nodes");
+        assertEquals("http://exam-suite-session-service:8081", data.path("EXAM_SESSION_URL").asText());
+        assertEquals("http://exam-suite-answer-service:8082", data.path("EXAM_ANSWER_URL").asText());
+        assertEquals("http://exam-suite-submission-service:8083", data.path("EXAM_SUBMISSION_URL").asText());
+        assertEquals("http://exam-suite-grading-saga:8084", data.path("EXAM_GRADING_URL").asText());
+        assertEquals("http://otel-collector.observability.svc:4317", data.path("EXAM_OTLP_ENDPOINT").asText());
+        assertEquals("https://login.example.com/realms/exams", data.path("EXAM_OPERATOR_ISSUER").asText());
+        assertFalse(data.has("EXAM_DB_PASSWORD"), "passwords are never in a ConfigMap");
+    }
+
+    @Test
+    void inlineKeysAndPasswordsBecomeSecrets() {
+        Chart.Values values = Chart.Values.defaults().set("keys.existingSecret", "")
+                .set("database.password", "db-secret").set("redis.password", "redis-secret");
+        for (String key : List.of("EXAM_CANDIDATE_PUBLIC_KEY", "EXAM_CANDIDATE_PRIVATE_KEY", "EXAM_OPERATOR_PUBLIC_KEY",
+                "EXAM_SERVICE_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY", "EXAM_PAPER_PRIVATE_KEY", "EXAM_PAPER_PUBLIC_KEY",
+                "EXAM_ARCHIVE_PRIVATE_KEY", "EXAM_ARCHIVE_PUBLIC_KEY")) {
+            values = values.set("keys.inline." + key, "PEM-" + key);
+        }
+        Chart.Rendered rendered = Chart.render(values);
+        JsonNode keys = rendered.get("Secret", "exam-suite-keys").path("stringData");
+        assertEquals("PEM-EXAM_PAPER_PRIVATE_KEY", keys.path("EXAM_PAPER_PRIVATE_KEY").asText());
+        JsonNode credentials = rendered.get("Secret", "exam-suite-credentials").path("stringData");
+        assertEquals("db-secret", credentials.path("EXAM_DB_PASSWORD").asText());
+        assertEquals("redis-secret", credentials.path("EXAM_REDIS_PASSWORD").asText());
+        // A key change rolls the pods (checksum of the Secret in the pod template).
+        String before = deployment(Chart.render(Chart.Values.defaults()), "answer-service").getSpec().getTemplate()
+                .getMetadata().getAnnotations().get("checksum/secrets");
+        String after = deployment(rendered, "answer-service").getSpec().getTemplate()
+                .getMetadata().getAnnotations().get("checksum/secrets");
+        assertFalse(before.equals(after));
+    }
+
+    @ParameterizedTest
+    @MethodSource("bothValueSets")
+    void ingressRoutesExactlyThePublicPrefixes(Chart.Values values) {
+        Ingress ingress = Yaml.convert(Chart.render(values).get("Ingress", "exam-suite"), Ingress.class);
+        Map<String, String> routes = new TreeMap<>();
+        ingress.getSpec().getRules().get(0).getHttp().getPaths().forEach(p -> {
+            assertEquals("Prefix", p.getPathType());
+            assertEquals("http", p.getBackend().getService().getPort().getName());
+            routes.put(p.getPath(), p.getBackend().getService().getName());
+        });
+        routes.keySet().forEach(path -> {
+            assertFalse(path.startsWith("/internal") || path.startsWith("/q"), "never routed: " + path);
+        });
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "/api/v1/exams", fullName("session-service"),
+                "/api/v1/sessions", fullName("session-service"),
+                "/api/v1/audit", fullName("session-service"),
+                "/api/v1/answers", fullName("answer-service"),
+                "/api/v1/submissions", fullName("submission-service"),
+                "/api/v1/results", fullName("grading-saga"),
+                "/api/v1/sagas", fullName("grading-saga"),
+                "/api/v1/archive", fullName("grading-saga")));
+        boolean frontend = values.files().contains(K8sDir.PRODUCTION_VALUES);
+        if (frontend) {
+            // The optional reference client at "/": a Prefix "/" route goes to it, never to a service's /q or /internal.
+            expected.put("/", "exam-suite-exam-client");
+        }
+        assertEquals(expected, routes);
+        // The WebSocket /api/v1/sessions/{id}/live stays open for a whole exam behind ingress-nginx.
+        Map<String, String> annotations = ingress.getMetadata().getAnnotations();
+        assertEquals("3600", annotations.get("nginx.ingress.kubernetes.io/proxy-read-timeout"));
+        assertEquals("3600", annotations.get("nginx.ingress.kubernetes.io/proxy-send-timeout"));
+        assertEquals(frontend, ingress.getSpec().getTls() != null && !ingress.getSpec().getTls().isEmpty());
+    }
+
+    @Test
+    void frontendIsOptional() {
+        assertTrue(Chart.render(Chart.Values.defaults()).find("Deployment", "exam-suite-exam-client").isEmpty());
+        Chart.Rendered with = Chart.render(Chart.Values.defaults().set("frontend.enabled", true));
+        with.get("Deployment", "exam-suite-exam-client");
+        with.get("Service", "exam-suite-exam-client");
+    }
+
+    @Test
+    void networkPoliciesAdmitIngressControllerPrometheusAndOnlyTheInternalCallers() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.defaults());
+        Map<String, Set<String>> expectedCallers = Map.of(
+                "session-service", Set.of("answer-service", "submission-service", "grading-saga"),
+                "answer-service", Set.of("submission-service"),
+                "submission-service", Set.of("session-service", "grading-saga"),
+                "grading-saga", Set.of());
+        for (String service : SERVICES) {
+            NetworkPolicy policy = Yaml.convert(rendered.get("NetworkPolicy", fullName(service)), NetworkPolicy.class);
+            assertEquals(List.of("Ingress"), policy.getSpec().getPolicyTypes());
+            var rule = policy.getSpec().getIngress().get(0);
+            assertEquals("http", rule.getPorts().get(0).getPort().getStrVal());
+            var peers = rule.getFrom();
+            assertEquals("ingress-nginx", peers.get(0).getNamespaceSelector().getMatchLabels().get("kubernetes.io/metadata.name"));
+            assertEquals("monitoring", peers.get(1).getNamespaceSelector().getMatchLabels().get("kubernetes.io/metadata.name"));
+            Set<String> callers = peers.stream().skip(2)
+                    .peek(p -> assertNull(p.getNamespaceSelector(), "suite callers are in the release's namespace"))
+                    .map(p -> p.getPodSelector().getMatchLabels().get("app.kubernetes.io/name"))
+                    .collect(Collectors.toSet());
+            assertEquals(expectedCallers.get(service), callers, service);
+        }
+        NetworkPolicy locked = Yaml.convert(Chart.render(Chart.Values.production())
+                .get("NetworkPolicy", fullName("answer-service")), NetworkPolicy.class);
+        assertEquals(List.of("Ingress", "Egress"), locked.getSpec().getPolicyTypes());
+    }
+
+    @Test
+    void autoscalingOwnsReplicasAndWithoutItTheDeploymentDoes() {
+        assertNull(deployment(Chart.render(Chart.Values.defaults()), "answer-service").getSpec().getReplicas(),
+                "with a scaler, helm upgrade must not reset the replica count mid-exam");
+        Chart.Rendered fixed = Chart.render(Chart.Values.defaults().set("autoscaling.enabled", false));
+        assertEquals(2, deployment(fixed, "answer-service").getSpec().getReplicas());
+        assertTrue(fixed.ofKind("ScaledObject").isEmpty());
+        assertTrue(fixed.ofKind("HorizontalPodAutoscaler").isEmpty());
+    }
+
+    @Test
+    void migrationsRunAtStartUnderAnAdvisoryLockNotInHooks() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.production());
+        assertTrue(rendered.ofKind("Job").isEmpty(), "no migration Job: Flyway migrates at start (see docs/operations.md)");
+        for (String service : SERVICES) {
+            Container c = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertTrue(c.getStartupProbe().getFailureThreshold() * c.getStartupProbe().getPeriodSeconds() >= 120,
+                    service + ": the startup probe leaves migrations time");
+        }
+        assertEquals(NAMESPACE, "exam");
+    }
+}

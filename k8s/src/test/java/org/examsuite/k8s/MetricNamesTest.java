@@ -1,0 +1,108 @@
+package org.examsuite.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every metric that the alerts, the dashboard, the KEDA query and the adapter rule read is one the
+ * services export (monitoring/exported-metrics.txt, from DESIGN.md §5 and Micrometer's HTTP
+ * server metrics) or a series the rules file records itself. The live check of that list
+ * against running services' /q/metrics is described in docs/operations.md ("Verifying the metrics").
+ */
+class MetricNamesTest {
+
+    static Set<String> exported() {
+        Set<String> names = new TreeSet<>();
+        for (String line : K8sDir.read(K8sDir.EXPORTED_METRICS).split("\n")) {
+            String trimmed = line.strip();
+            if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
+                names.add(trimmed.split("\\s+")[0]);
+            }
+        }
+        return names;
+    }
+
+    /** Every PromQL expression we ship, by where it is. */
+    static Map<String, String> expressions() {
+        Map<String, String> exprs = new LinkedHashMap<>();
+        for (JsonNode group : Yaml.tree(K8sDir.read(K8sDir.RULES)).path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                exprs.put("rule " + rule.path(rule.has("alert") ? "alert" : "record").asText(), rule.path("expr").asText());
+            }
+        }
+        for (JsonNode panel : Yaml.tree(K8sDir.read(K8sDir.DASHBOARD)).path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                exprs.put("panel " + panel.path("title").asText() + " " + target.path("refId").asText(), target.path("expr").asText());
+            }
+        }
+        for (JsonNode variable : Yaml.tree(K8sDir.read(K8sDir.DASHBOARD)).at("/templating/list")) {
+            String query = variable.path("query").asText();
+            if (query.startsWith("label_values(")) {
+                exprs.put("variable " + variable.path("name").asText(),
+                        query.substring("label_values(".length(), query.lastIndexOf(',')));
+            }
+        }
+        for (var scaled : Chart.render(Chart.Values.defaults()).ofKind("ScaledObject")) {
+            exprs.put("ScaledObject " + scaled.at("/metadata/name").asText(), scaled.at("/spec/triggers/0/metadata/query").asText());
+        }
+        JsonNode adapter = Yaml.tree(K8sDir.read(K8sDir.ADAPTER_RULES)).at("/rules/0");
+        exprs.put("adapter seriesQuery", adapter.path("seriesQuery").asText());
+        return exprs;
+    }
+
+    static Set<String> recorded() {
+        Set<String> names = new TreeSet<>();
+        for (JsonNode group : Yaml.tree(K8sDir.read(K8sDir.RULES)).path("groups")) {
+            group.path("rules").forEach(r -> {
+                if (r.has("record")) {
+                    names.add(r.path("record").asText());
+                }
+            });
+        }
+        return names;
+    }
+
+    @Test
+    void everyQueriedMetricIsExportedOrRecorded() {
+        Set<String> known = new TreeSet<>(exported());
+        known.addAll(recorded());
+        known.add("up"); // written by Prometheus itself for every scrape target
+        Map<String, Set<String>> unknown = new LinkedHashMap<>();
+        expressions().forEach((where, expr) -> {
+            Set<String> names = PromQlNames.metricNames(expr);
+            assertTrue(!names.isEmpty(), where + " reads no metric: " + expr);
+            names.removeAll(known);
+            if (!names.isEmpty()) {
+                unknown.put(where, names);
+            }
+        });
+        assertEquals(Map.of(), unknown, "metrics no service exports (monitoring/exported-metrics.txt)");
+    }
+
+    @Test
+    void everyDesignMetricIsUsedSomewhere() {
+        Set<String> used = new TreeSet<>();
+        expressions().values().forEach(e -> used.addAll(PromQlNames.metricNames(e)));
+        for (String design : Set.of("http_server_requests_seconds_count", "exam_autosave_changes_total",
+                "exam_answer_persist_lag_seconds_bucket", "exam_answer_persist_backlog_age_seconds", "exam_submissions_total",
+                "exam_sessions_active", "exam_saga_total", "exam_submission_duration_seconds_bucket",
+                "exam_saga_step_duration_seconds_bucket")) {
+            assertTrue(used.contains(design), design + " (DESIGN.md §5) is on no panel and in no alert");
+        }
+    }
+
+    @Test
+    void theExtractorFindsMetricsAndNothingElse() {
+        assertEquals(Set.of("a_total", "b_seconds_bucket", "exam_sessions_active"), PromQlNames.metricNames(
+                "sum by (namespace, le) (rate(a_total{x=\"y}\",service=~\"$service\"}[$__rate_interval])) "
+                        + "/ on (namespace) group_left histogram_quantile(0.95, b_seconds_bucket offset 30m) > 0.5 "
+                        + "and on (namespace) (sum by (namespace) (exam_sessions_active) > 1e3)"));
+    }
+}

@@ -1,0 +1,105 @@
+package org.examsuite.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** promtool check/test rules on the one rules file, one unit test per alert, and no drift to the chart. */
+class PrometheusRulesTest {
+
+    private static final String INSTALL_PROMTOOL = "Debian: apt-get install -y prometheus (gives /usr/bin/promtool; "
+            + "no daemon needs to run)";
+
+    @Test
+    void promtoolAcceptsTheRules() {
+        Path promtool = Tools.require("promtool", INSTALL_PROMTOOL);
+        Tools.Result result = Tools.run(K8sDir.ROOT, 60, List.of(promtool.toString(), "check", "rules", K8sDir.RULES.toString()));
+        assertEquals(0, result.exitCode(), result.output());
+    }
+
+    @Test
+    void promtoolUnitTestsPass() {
+        Path promtool = Tools.require("promtool", INSTALL_PROMTOOL);
+        Tools.Result result = Tools.run(K8sDir.RULE_TESTS.getParent(), 120,
+                List.of(promtool.toString(), "test", "rules", K8sDir.RULE_TESTS.getFileName().toString()));
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.output().contains("SUCCESS"), result.output());
+    }
+
+    @Test
+    void everyAlertHasAUnitTestThatFiresItAndARunbookEntry() {
+        Set<String> alerts = alertNames();
+        assertTrue(alerts.size() >= 9, "golden signals + exam flow alerts: " + alerts);
+        JsonNode tests = Yaml.tree(K8sDir.read(K8sDir.RULE_TESTS));
+        Set<String> firedInTests = new TreeSet<>();
+        for (JsonNode test : tests.path("tests")) {
+            for (JsonNode case_ : test.path("alert_rule_test")) {
+                if (!case_.path("exp_alerts").isEmpty()) {
+                    firedInTests.add(case_.path("alertname").asText());
+                }
+            }
+        }
+        assertEquals(alerts, firedInTests, "each alert needs a promtool test case where it fires");
+        String guide = K8sDir.read(K8sDir.ROOT.resolveSibling("docs/operations.md"));
+        for (String alert : alerts) {
+            assertTrue(guide.contains("### " + alert), "docs/operations.md has no runbook entry '### " + alert + "'");
+        }
+        for (JsonNode group : Yaml.tree(K8sDir.read(K8sDir.RULES)).path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                if (rule.has("alert")) {
+                    assertEquals("docs/operations.md#" + rule.path("alert").asText().toLowerCase(),
+                            rule.at("/annotations/runbook").asText());
+                    assertTrue(Set.of("warning", "critical").contains(rule.at("/labels/severity").asText()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void theChartShipsTheRulesAndDashboardFilesVerbatim() {
+        for (Chart.Values values : List.of(Chart.Values.defaults(), Chart.Values.production())) {
+            Chart.Rendered rendered = Chart.render(values);
+            assertEquals(Yaml.tree(K8sDir.read(K8sDir.RULES)), rendered.get("PrometheusRule", "exam-suite").path("spec"));
+            JsonNode dashboard = rendered.get("ConfigMap", "exam-suite-dashboard");
+            assertEquals("1", dashboard.at("/metadata/labels/grafana_dashboard").asText());
+            assertEquals(Yaml.tree(K8sDir.read(K8sDir.DASHBOARD)), Yaml.tree(dashboard.at("/data/exam-suite.json").asText()));
+        }
+        JsonNode monitor = Chart.render(Chart.Values.production()).get("ServiceMonitor", Chart.fullName("answer-service"));
+        assertEquals("/q/metrics", monitor.at("/spec/endpoints/0/path").asText());
+        assertEquals("kube-prometheus-stack", monitor.at("/metadata/labels/release").asText());
+    }
+
+    @Test
+    void dashboardHasTheGoldenSignalsAndTheExamDayRow() {
+        JsonNode dashboard = Yaml.tree(K8sDir.read(K8sDir.DASHBOARD));
+        Set<String> titles = new TreeSet<>();
+        StringBuilder exprs = new StringBuilder();
+        for (JsonNode panel : dashboard.path("panels")) {
+            titles.add(panel.path("title").asText());
+            panel.path("targets").forEach(t -> exprs.append(t.path("expr").asText()).append('\n'));
+        }
+        assertTrue(titles.containsAll(Set.of("Exam day", "Active sessions", "Autosaves/s", "Submissions/s", "Saga backlog",
+                "Golden signals", "Traffic", "Error ratio (5xx)", "Latency p95", "Latency p99", "Autosave persist lag")), titles.toString());
+        for (String metric : List.of("exam_sessions_active", "exam_autosave_changes_total", "exam_submissions_total",
+                "exam_saga_total", "exam_answer_persist_lag_seconds", "http_server_requests_seconds_bucket")) {
+            assertTrue(exprs.toString().contains(metric), metric);
+        }
+    }
+
+    static Set<String> alertNames() {
+        Set<String> alerts = new TreeSet<>();
+        Matcher m = Pattern.compile("(?m)^\\s*- alert: (\\w+)").matcher(K8sDir.read(K8sDir.RULES));
+        while (m.find()) {
+            alerts.add(m.group(1));
+        }
+        return alerts;
+    }
+}
