@@ -1,0 +1,9 @@
+/** Exam Suite browser SDK: see index.d.ts for the typed surface. */
+export { ExamClient, DEFAULT_OPTIONS, STATUS_MESSAGES, defaultUuid } from './client.js';
+export { ApiError, ClientCodes } from './errors.js';
+export { isRetryable, parseRetryAfter, retryDelayMs, DEFAULT_RETRY } from './retry.js';
+export { mergeDraft, compareStamps } from './merge.js';
+export { ServerClock } from './time.js';
+export { WriterLock } from './writer-lock.js';
+export { PROCTOR_EVENTS, watchProctoring } from './proctor.js';
+export { invalidReason, QUESTION_TYPES } from './validate.js';

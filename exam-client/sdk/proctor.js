@@ -1,0 +1,36 @@
+/**
+ * Browser signals a proctor wants to see. Only the transitions that matter are reported
+ * (hidden, focus lost, fullscreen left, paste); the event names follow DESIGN.md §4.2.
+ */
+export const PROCTOR_EVENTS = Object.freeze({
+  TAB_HIDDEN: 'TAB_HIDDEN',
+  FOCUS_LOST: 'FOCUS_LOST',
+  FULLSCREEN_EXIT: 'FULLSCREEN_EXIT',
+  PASTE: 'PASTE',
+});
+
+/**
+ * @param {{document?: Document|null, window?: Window|null}} target
+ * @param {(type: string) => void} record
+ * @returns {() => void} stop
+ */
+export function watchProctoring({ document: doc, window: win }, record) {
+  const stops = [];
+  const listen = (target, type, fn) => {
+    if (!target?.addEventListener) return;
+    target.addEventListener(type, fn);
+    stops.push(() => target.removeEventListener(type, fn));
+  };
+  let wasFullscreen = !!doc?.fullscreenElement;
+  listen(doc, 'visibilitychange', () => {
+    if (doc.visibilityState === 'hidden') record(PROCTOR_EVENTS.TAB_HIDDEN);
+  });
+  listen(win, 'blur', () => record(PROCTOR_EVENTS.FOCUS_LOST));
+  listen(doc, 'fullscreenchange', () => {
+    const now = !!doc.fullscreenElement;
+    if (wasFullscreen && !now) record(PROCTOR_EVENTS.FULLSCREEN_EXIT);
+    wasFullscreen = now;
+  });
+  listen(doc, 'paste', () => record(PROCTOR_EVENTS.PASTE));
+  return () => stops.splice(0).forEach((stop) => stop());
+}

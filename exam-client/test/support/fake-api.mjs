@@ -1,0 +1,286 @@
+/**
+ * FAKE exam API — an in-memory imitation of the suite's public HTTP contract
+ * (DESIGN.md §3–4: sessions, answers, submissions), used ONLY by the SDK's unit tests and
+ * by the page-rendering end-to-end tests. It is not the suite and proves nothing about the
+ * real services; e2e/suite.e2e.test.mjs runs against those.
+ *
+ * It implements just enough to exercise a client: stamp convergence (epoch, version) per
+ * question, stale answers, generation changes (simulated Redis loss), takeover (higher
+ * epoch), SESSION_CLOSED after deadline + grace, Idempotency-Key semantics for submissions,
+ * and event deduplication. Faults are injected with `fake.before = (req) => response|Error|undefined`.
+ */
+import http from 'node:http';
+
+const problem = (status, code, detail, headers = {}) => ({
+  status,
+  headers: { 'content-type': 'application/problem+json', ...headers },
+  body: { type: 'about:blank', title: code, status, detail, code },
+});
+const json = (status, body, headers = {}) => ({ status, headers: { 'content-type': 'application/json', ...headers }, body });
+
+export const SAMPLE_QUESTIONS = [
+  { id: 'q1', type: 'SINGLE', prompt: '2+2?', options: ['3', '4'], points: 2, key: '4' },
+  { id: 'q2', type: 'MULTIPLE', prompt: 'Primes?', options: ['2', '4', '5'], points: 3, key: ['2', '5'] },
+  { id: 'q3', type: 'TRUE_FALSE', prompt: '0 is even', points: 1, key: true },
+  { id: 'q4', type: 'FILL', prompt: 'Capital of France', points: 1, key: ['Paris'] },
+  { id: 'q5', type: 'NUMERIC', prompt: 'pi to 2 dp', points: 1, key: 3.14, tolerance: 0.005 },
+  { id: 'q6', type: 'ESSAY', prompt: 'Explain why.', points: 10 },
+];
+
+function stampGreater(a, b) {
+  return a.epoch !== b.epoch ? a.epoch > b.epoch : a.version > b.version;
+}
+
+export class FakeExamApi {
+  /** @param {{now?: () => number}} [opts] now = the fake server's clock */
+  constructor({ now = () => Date.now() } = {}) {
+    this.now = now;
+    this.exams = new Map();
+    this.sessions = new Map();
+    this.tokens = new Map();
+    this.drafts = new Map();
+    this.snapshots = new Map(); // "PostgreSQL" copy of each draft, for loseRedis()
+    this.papers = new Map();
+    this.idempotency = new Map();
+    this.inFlightKeys = new Set();
+    this.events = new Map();
+    this.log = [];
+    this.before = null;
+    this._seq = 0;
+  }
+
+  /** Create an exam directly (the operator API is not part of the fake). */
+  createExam({ examId = `exam-${++this._seq}`, questions = SAMPLE_QUESTIONS, durationMs = 3_600_000, graceMs = 30_000, candidates = { 'c-001': 'code-001' } } = {}) {
+    this.exams.set(examId, { examId, questions, durationMs, graceMs, candidates: new Map(Object.entries(candidates)) });
+    return examId;
+  }
+
+  /** Simulate Redis losing the draft: restore from the last snapshot, bump the generation. */
+  loseRedis(sessionId) {
+    const draft = this.drafts.get(sessionId);
+    const snap = this.snapshots.get(sessionId) || { answers: {} };
+    draft.answers = structuredClone(snap.answers);
+    draft.generation += 1;
+  }
+
+  /** Take the "write-behind" snapshot now. */
+  persist(sessionId) {
+    this.snapshots.set(sessionId, { answers: structuredClone(this.drafts.get(sessionId).answers) });
+  }
+
+  /** The draft as GET /api/v1/answers shows it. */
+  draftView(sessionId) {
+    const d = this.drafts.get(sessionId);
+    const answers = {};
+    for (const [q, a] of Object.entries(d.answers)) answers[q] = { value: a.value, version: a.version };
+    return { version: d.version, generation: d.generation, answers };
+  }
+
+  /** Answers with a non-null value, {q: value}. */
+  currentAnswers(sessionId) {
+    const out = {};
+    for (const [q, a] of Object.entries(this.drafts.get(sessionId)?.answers || {})) if (a.value !== null) out[q] = a.value;
+    return out;
+  }
+
+  papersFor(sessionId) {
+    return this.papers.has(sessionId) ? [this.papers.get(sessionId)] : [];
+  }
+
+  /** A fetch() that answers from this fake. */
+  fetch = async (url, init = {}) => {
+    if (init.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    const u = new URL(url, 'http://fake.local');
+    const headers = new Headers(init.headers || {});
+    const req = { method: (init.method || 'GET').toUpperCase(), path: u.pathname, headers, rawBody: init.body ?? null };
+    let res;
+    try {
+      res = await this.handle(req);
+    } catch (err) {
+      if (err instanceof Error && err.message === 'HANG') {
+        // Never answers; only the caller's AbortController ends it.
+        return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      }
+      throw err;
+    }
+    const body = res.body === undefined || res.body === null ? null : JSON.stringify(res.body);
+    return new Response(res.status === 204 ? null : body, { status: res.status, headers: { date: new Date(this.now()).toUTCString(), ...res.headers } });
+  };
+
+  /** @returns {Promise<{status, headers, body}>} throws TypeError for a simulated network failure */
+  async handle(req) {
+    let body = null;
+    if (req.rawBody) {
+      try {
+        body = JSON.parse(req.rawBody);
+      } catch {
+        return problem(400, 'MALFORMED_JSON', 'bad json');
+      }
+    }
+    const entry = { method: req.method, path: req.path, headers: Object.fromEntries(req.headers), rawBody: req.rawBody, body };
+    this.log.push(entry);
+    if (this.before) {
+      const injected = await this.before(entry);
+      if (injected instanceof Error) throw injected;
+      if (injected) return injected;
+    }
+    return this.route(req.method, req.path, req.headers, body, req.rawBody);
+  }
+
+  route(method, path, headers, body, rawBody) {
+    let m;
+    if (method === 'POST' && path === '/api/v1/sessions') return this.startSession(body);
+    if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => this.sessionView(s));
+    if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/heartbeat$/)) && method === 'POST') return this.withSession(headers, m[1], (s, t) => this.heartbeat(s, t));
+    if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/events$/)) && method === 'POST') return this.withSession(headers, m[1], (s) => this.addEvents(s, body));
+    if ((m = path.match(/^\/api\/v1\/answers\/([^/]+)$/)) && method === 'PATCH') return this.withSession(headers, m[1], (s, t) => this.patch(s, t, body));
+    if ((m = path.match(/^\/api\/v1\/answers\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => json(200, this.draftView(s.sessionId)));
+    if (method === 'POST' && path === '/api/v1/submissions') return this.submit(headers, body, rawBody);
+    return problem(404, 'NOT_FOUND', `${method} ${path}`);
+  }
+
+  startSession(body) {
+    const exam = this.exams.get(body?.examId);
+    if (!exam || exam.candidates.get(body.candidateId) !== body.accessCode) return problem(401, 'INVALID_CREDENTIALS', 'unknown exam, candidate or code');
+    const existing = [...this.sessions.values()].find((s) => s.examId === exam.examId && s.candidateId === body.candidateId);
+    let session = existing;
+    if (session) {
+      session.epoch += 1;
+    } else {
+      session = { sessionId: `ses-${++this._seq}`, examId: exam.examId, candidateId: body.candidateId, epoch: 1, deadlineMs: this.now() + exam.durationMs, graceMs: exam.graceMs, status: 'IN_PROGRESS', paperId: null };
+      this.sessions.set(session.sessionId, session);
+      this.drafts.set(session.sessionId, { version: 0, generation: 1, answers: {} });
+    }
+    const token = this.issueToken(session);
+    return json(existing ? 200 : 201, {
+      sessionId: session.sessionId,
+      token,
+      deviceEpoch: session.epoch,
+      deadline: new Date(session.deadlineMs).toISOString(),
+      serverTime: new Date(this.now()).toISOString(),
+      status: session.status,
+      paper: { questions: exam.questions.map(({ key, tolerance, ...q }) => q) },
+    });
+  }
+
+  issueToken(session) {
+    const token = `fake.${session.sessionId}.${session.epoch}.${++this._seq}`;
+    this.tokens.set(token, { sessionId: session.sessionId, epoch: session.epoch });
+    return token;
+  }
+
+  withSession(headers, sessionId, fn) {
+    const auth = headers.get('authorization') || '';
+    const claims = this.tokens.get(auth.replace(/^Bearer /, ''));
+    if (!claims) return problem(401, 'UNAUTHORIZED', 'no or bad token');
+    if (claims.sessionId !== sessionId) return problem(403, 'FORBIDDEN', 'not your session');
+    return fn(this.sessions.get(sessionId), claims);
+  }
+
+  sessionView(s) {
+    return json(200, {
+      sessionId: s.sessionId,
+      status: s.status,
+      deadline: new Date(s.deadlineMs).toISOString(),
+      serverTime: new Date(this.now()).toISOString(),
+      remainingMs: Math.max(0, s.deadlineMs - this.now()),
+      paperId: s.paperId,
+    });
+  }
+
+  heartbeat(s, claims) {
+    if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
+    return json(200, { ...this.sessionView(s).body, token: this.issueToken({ ...s, epoch: claims.epoch }), commands: [] });
+  }
+
+  addEvents(s, body) {
+    if (!this.events.has(s.sessionId)) this.events.set(s.sessionId, new Map());
+    const seen = this.events.get(s.sessionId);
+    for (const e of body?.events || []) if (!seen.has(e.eventId)) seen.set(e.eventId, e);
+    return { status: 202, headers: {}, body: null };
+  }
+
+  patch(s, claims, body) {
+    const exam = this.exams.get(s.examId);
+    const draft = this.drafts.get(s.sessionId);
+    if (s.status === 'SUBMITTED' || this.now() > s.deadlineMs + s.graceMs) return problem(409, 'SESSION_CLOSED', 'closed');
+    if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
+    const version = body?.version;
+    if (!Number.isInteger(version) || version < 1) return problem(400, 'VALIDATION_FAILED', 'version');
+    for (const c of body.changes || []) {
+      const q = exam.questions.find((x) => x.id === c.questionId);
+      if (!q) return problem(400, 'UNKNOWN_QUESTION', c.questionId);
+      if (c.value === 'INVALID') return problem(400, 'INVALID_ANSWER', c.questionId);
+    }
+    const applied = [];
+    const stale = [];
+    for (const c of body.changes || []) {
+      const held = draft.answers[c.questionId];
+      const stamp = { epoch: claims.epoch, version };
+      if (!held || stampGreater(stamp, held)) {
+        draft.answers[c.questionId] = { value: c.value, ...stamp };
+        applied.push(c.questionId);
+      } else stale.push({ questionId: c.questionId, heldVersion: held.version });
+    }
+    draft.version = Math.max(draft.version, ...Object.values(draft.answers).map((a) => a.version));
+    return json(200, { version: draft.version, generation: draft.generation, applied, stale });
+  }
+
+  submit(headers, body, rawBody) {
+    const key = headers.get('idempotency-key');
+    if (!key) return problem(400, 'IDEMPOTENCY_KEY_MISSING', 'Idempotency-Key required');
+    const claims = this.tokens.get((headers.get('authorization') || '').replace(/^Bearer /, ''));
+    if (!claims) return problem(401, 'UNAUTHORIZED', 'no or bad token');
+    if (body?.sessionId !== claims.sessionId) return problem(403, 'FORBIDDEN', 'not your session');
+    const stored = this.idempotency.get(key);
+    if (stored && stored.rawBody === rawBody) return { ...stored.response, headers: { ...stored.response.headers, 'idempotent-replayed': 'true' } };
+    const s = this.sessions.get(claims.sessionId);
+    if (this.papers.has(s.sessionId)) return json(200, this.papers.get(s.sessionId));
+    if (stored) return problem(422, 'IDEMPOTENCY_KEY_REUSED', 'different body');
+    const draft = this.drafts.get(s.sessionId);
+    const merged = structuredClone(draft.answers);
+    for (const [q, a] of Object.entries(body.answers || {})) {
+      const stamp = { epoch: claims.epoch, version: a.version };
+      if (!merged[q] || stampGreater(stamp, merged[q])) merged[q] = { value: a.value, ...stamp };
+    }
+    const answers = {};
+    for (const [q, a] of Object.entries(merged)) answers[q] = { value: a.value, version: a.version };
+    const paper = {
+      paperId: `paper-${++this._seq}`,
+      sessionId: s.sessionId,
+      submittedAt: new Date(this.now()).toISOString(),
+      submittedBy: 'CANDIDATE',
+      answers,
+      answerCount: Object.values(answers).filter((a) => a.value !== null).length,
+      lateChanges: 0,
+      digest: 'fake',
+    };
+    this.papers.set(s.sessionId, paper);
+    s.status = 'SUBMITTED';
+    s.paperId = paper.paperId;
+    const response = json(201, paper);
+    this.idempotency.set(key, { rawBody, response });
+    return response;
+  }
+
+  /** Serve this fake over HTTP (for the browser tests). Resolves with {server, port}. */
+  listen(port = 0, host = '127.0.0.1') {
+    const server = http.createServer(async (req, res) => {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      const raw = chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+      let out;
+      try {
+        out = await this.handle({ method: req.method, path: new URL(req.url, 'http://x').pathname, headers, rawBody: raw });
+      } catch {
+        req.socket.destroy(); // a simulated network failure
+        return;
+      }
+      res.writeHead(out.status, { date: new Date(this.now()).toUTCString(), ...out.headers });
+      res.end(out.body === null || out.body === undefined ? undefined : JSON.stringify(out.body));
+    });
+    return new Promise((resolve) => server.listen(port, host, () => resolve({ server, port: server.address().port })));
+  }
+}
