@@ -93,6 +93,29 @@ class OutboxRelayTest extends SubmissionTestBase {
     }
 
     @Test
+    void sessionServiceIsToldUntilItAnswers() {
+        Session s = session();
+        Stubs.FAILING_SUBMITTED.add(s.id());
+        try {
+            String paperId = submit(s, "k-1", sheet(s.id(), "q1", "\"4\"", 1)).statusCode(201).extract().path("paperId");
+            relay.runOnce();
+            assertEquals(1, Stubs.SUBMITTED_CALLS.get(s.id()).size());
+            assertTrue(Stubs.SUBMITTED_CALLS.get(s.id()).get(0).contains(paperId));
+            relay.runOnce();
+            assertEquals(1, Stubs.SUBMITTED_CALLS.get(s.id()).size(), "retried after a backoff, not at once");
+            Stubs.FAILING_SUBMITTED.remove(s.id());
+            clock.advance(Duration.ofSeconds(5));
+            relay.runOnce();
+            assertEquals(2, Stubs.SUBMITTED_CALLS.get(s.id()).size());
+            clock.advance(Duration.ofMinutes(10));
+            relay.runOnce();
+            assertEquals(2, Stubs.SUBMITTED_CALLS.get(s.id()).size(), "done once session-service answered");
+        } finally {
+            Stubs.FAILING_SUBMITTED.remove(s.id());
+        }
+    }
+
+    @Test
     void internalPaperIsSignedAndVerifies() throws Exception {
         Session s = session();
         String paperId = submit(s, "k-1", sheet(s.id(), "q1", "3.140", 1, "q2", "[\"2\",\"5\"]", 2)).statusCode(201)

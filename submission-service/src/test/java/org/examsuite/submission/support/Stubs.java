@@ -39,6 +39,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, AtomicInteger> SEAL_CALLS = new ConcurrentHashMap<>();
     /** The traceparent header each seal call carried. */
     public static final Map<String, List<String>> SEAL_TRACEPARENTS = new ConcurrentHashMap<>();
+    /** Sessions for which session-service's /submitted answers 503. */
+    public static final Set<String> FAILING_SUBMITTED = ConcurrentHashMap.newKeySet();
     /** sessionId → bodies of /submitted calls. */
     public static final Map<String, List<String>> SUBMITTED_CALLS = new ConcurrentHashMap<>();
     /** Called for a publish request: true when it (re)published the state (204), false for 404. */
@@ -71,7 +73,7 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            exchange.getRequestBody().readAllBytes();
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().getPath();
             Matcher m;
             if ((m = SEAL.matcher(path)).matches()) {
@@ -79,8 +81,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
             } else if ((m = PUBLISH.matcher(path)).matches()) {
                 exchange.sendResponseHeaders(publisher.test(m.group(1)) ? 204 : 404, -1);
             } else if ((m = SUBMITTED.matcher(path)).matches()) {
-                SUBMITTED_CALLS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(path);
-                exchange.sendResponseHeaders(204, -1);
+                SUBMITTED_CALLS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(body);
+                exchange.sendResponseHeaders(FAILING_SUBMITTED.contains(m.group(1)) ? 503 : 204, -1);
             } else {
                 exchange.sendResponseHeaders(404, -1);
             }
