@@ -21,7 +21,7 @@ submission:
   name: submission-service
   port: 8083
   routes: [/api/v1/submissions]
-  keys: [EXAM_CANDIDATE_PUBLIC_KEY, EXAM_OPERATOR_PUBLIC_KEY, EXAM_SERVICE_PUBLIC_KEY, EXAM_SERVICE_PRIVATE_KEY, EXAM_PAPER_PRIVATE_KEY, EXAM_PAPER_PUBLIC_KEY]
+  keys: [EXAM_CANDIDATE_PUBLIC_KEY, EXAM_OPERATOR_PUBLIC_KEY, EXAM_SERVICE_PUBLIC_KEY, EXAM_SERVICE_PRIVATE_KEY, EXAM_PAPER_PRIVATE_KEY]
   internalCallers: [session, grading]
 grading:
   name: grading-saga
