@@ -48,6 +48,7 @@ public final class Demo {
     }
 
     public static void main(String[] args) {
+        tuneHttp();
         int code;
         try {
             code = run(DemoOptions.parse(args, System.getenv()));
@@ -68,6 +69,16 @@ public final class Demo {
             code = EXIT_FAILED;
         }
         System.exit(code);
+    }
+
+    /**
+     * Connection reuse must not invent faults: clients drop pooled connections (20 s) before the proxy's JDK
+     * HttpServer closes idle ones (30 s), and the proxy keeps as many idle connections as there are candidates.
+     * Read once by the JDK, so set before the first client or server exists.
+     */
+    static void tuneHttp() {
+        System.setProperty("jdk.httpclient.keepalive.timeout", "20");
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
     }
 
     static int run(DemoOptions options) throws IOException, InterruptedException {

@@ -25,6 +25,7 @@ public final class HtmlReport {
     private static final int W = 960;
     private static final int H = 300;
     private static final int PAD = 50;
+    private static final double Y_MIN_MS = 0.1;
 
     private HtmlReport() {
     }
@@ -70,8 +71,14 @@ public final class HtmlReport {
                 Summary.ms(h.getValueAtPercentile(99)), Summary.ms(h.getMaxValue()))));
         html.append("</table>");
 
-        html.append("<h2>Latency over time (p50 dashed, p99 solid; candidate endpoints)</h2>").append(latencyOverTime(run));
-        html.append("<h2>Percentiles per endpoint</h2>").append(percentiles(histograms));
+        html.append("<h2>Latency over time (p50 dashed, p99 solid; candidate endpoints; log scale)</h2>").append(latencyOverTime(run));
+        Map<String, Histogram> candidateHistograms = new LinkedHashMap<>();
+        histograms.forEach((endpoint, h) -> {
+            if (candidateEndpoint(endpoint)) {
+                candidateHistograms.put(endpoint, h);
+            }
+        });
+        html.append("<h2>Percentiles per endpoint (candidate endpoints)</h2>").append(percentiles(candidateHistograms));
         html.append("<h2>Injected faults over time</h2>").append(faultTimeline(run));
 
         var v = run.verification();
@@ -88,15 +95,21 @@ public final class HtmlReport {
         return html.toString();
     }
 
+    /** The candidates' own endpoints (not the operator's setup calls, not the verification's). */
+    static boolean candidateEndpoint(String endpoint) {
+        return !endpoint.startsWith("operator") && !endpoint.startsWith("verify");
+    }
+
     private static String latencyOverTime(RunData run) {
         List<Latencies.Sample> samples = run.latencies().samples().stream()
-                .filter(s -> s.status() >= 0 && !s.endpoint().startsWith("operator") && !s.endpoint().startsWith("verify"))
+                .filter(s -> s.status() >= 0 && candidateEndpoint(s.endpoint()))
                 .toList();
         if (samples.isEmpty()) {
             return "<p>No samples.</p>";
         }
         long t0 = run.startedAtEpochMs();
-        long t1 = Math.max(t0 + 1_000, samples.stream().mapToLong(Latencies.Sample::startEpochMs).max().orElse(t0 + 1_000));
+        long t1 = Math.max(run.deadlineEpochMs() + run.graceSeconds() * 1000L + 1_000,
+                samples.stream().mapToLong(Latencies.Sample::startEpochMs).max().orElse(t0 + 1_000));
         long bucketMs = Math.max(1_000, (t1 - t0) / 120);
         Map<String, Map<Long, List<Long>>> buckets = new LinkedHashMap<>();
         for (Latencies.Sample sample : samples) {
@@ -206,11 +219,10 @@ public final class HtmlReport {
                 W - PAD, H - PAD));
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>", PAD, 10, PAD,
                 H - PAD));
-        for (int i = 0; i <= 4; i++) {
-            double value = yMax * i / 4;
-            double y = H - PAD - (H - PAD - 10) * i / 4.0;
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>", PAD - 4, y + 4,
-                    value));
+        for (double value = Y_MIN_MS; value <= yMax * 1.0001; value *= 10) {
+            double y = y(value, yMax);
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", PAD - 4, y + 4,
+                    value < 1 ? "0.1" : String.valueOf((long) value)));
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>", PAD, y,
                     W - PAD, y));
         }
@@ -220,8 +232,16 @@ public final class HtmlReport {
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>", W / 2, H - PAD + 42,
                 esc(xLabel)));
-        svg.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"14\">%s</text>", esc(yLabel)));
+        svg.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\">%s</text>", H / 2, esc(yLabel)));
         return svg;
+    }
+
+    /** Latencies span four orders of magnitude on a faulty network: a log scale from 0.1 ms up to the largest value. */
+    private static double y(double valueMs, double yMaxMs) {
+        double top = Math.log10(Math.max(yMaxMs, Y_MIN_MS * 10));
+        double bottom = Math.log10(Y_MIN_MS);
+        double v = Math.log10(Math.max(Y_MIN_MS, Math.min(valueMs, yMaxMs)));
+        return H - PAD - (v - bottom) / (top - bottom) * (H - PAD - 10);
     }
 
     private static void polyline(StringBuilder svg, List<double[]> points, double xMax, double yMax, String colour, String dash) {
@@ -231,7 +251,7 @@ public final class HtmlReport {
         StringBuilder coords = new StringBuilder();
         for (double[] p : points) {
             double x = PAD + p[0] / xMax * (W - 2.0 * PAD);
-            double y = H - PAD - Math.min(p[1], yMax) / yMax * (H - PAD - 10);
+            double y = y(p[1], yMax);
             coords.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         }
         svg.append("<polyline fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"1.5\"")

@@ -39,7 +39,7 @@ public final class Summary {
                 + "; in exam_submission " + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
         rows.add(row("duplicates", String.valueOf(v.duplicates)));
         rows.add(row("lost answers", String.valueOf(v.lostAnswers)));
-        rows.add(row("graded", v.graded + " (essay marks posted " + v.essayMarksPosted + ")"));
+        rows.add(row("graded", v.graded + " (archived " + v.archived + "; essay marks posted " + v.essayMarksPosted + ")"));
         rows.add(row("archive verify", v.archiveVerify));
         rows.add(row("mismatches", String.valueOf(v.mismatches.size() + v.problems.size())));
         return rows;

@@ -30,6 +30,8 @@ public final class ServiceVerifier {
             String dbPassword) {
     }
 
+    static final String AWAITING_MARKS = "awaiting operator marks for ";
+
     private final ApiClient api;
     private final Targets targets;
     private final String operatorToken;
@@ -171,22 +173,38 @@ public final class ServiceVerifier {
                 String current = result.ok() ? result.body().path("status").asText("UNKNOWN")
                         : "HTTP " + result.status() + (result.code() == null ? "" : " " + result.code());
                 status.put(paperId, current);
-                if ("NEEDS_REVIEW".equals(current) && marked.add(paperId)) {
-                    postEssayMarks(paperId, questions, verification);
+                String reason = result.ok() ? result.body().path("reason").asText("") : "";
+                if ("PENDING".equals(current) && reason.startsWith(AWAITING_MARKS) && marked.add(paperId)) {
+                    postEssayMarks(paperId, essaysNamed(reason, questions), verification);
+                }
+                if ("GRADED".equals(current) && result.body().hasNonNull("archiveSeq")) {
+                    verification.archived++;
                 }
             }
             long graded = status.values().stream().filter("GRADED"::equals).count();
             progress.accept("waiting for grading: " + graded + "/" + paperIds.size());
-            if (graded == paperIds.size() || System.currentTimeMillis() > until) {
+            long settled = status.values().stream().filter(s -> s.equals("GRADED") || s.equals("NEEDS_REVIEW")
+                    || s.equals("FAILED")).count();
+            if (settled == paperIds.size() || System.currentTimeMillis() > until) {
                 return status;
             }
             Thread.sleep(2_000);
         }
     }
 
-    private void postEssayMarks(String paperId, List<Question> questions, Verification verification) throws InterruptedException {
+    /**
+     * grading-saga parks a paper's saga in its grade step until an operator marks the essays; the result stays
+     * PENDING with this reason, naming the essays (docs: GradingSaga). Falls back to every essay of the exam.
+     */
+    static List<String> essaysNamed(String reason, List<Question> questions) {
+        List<String> named = java.util.Arrays.stream(reason.substring(AWAITING_MARKS.length()).split(","))
+                .map(String::trim).filter(id -> !id.isEmpty()).toList();
+        return named.isEmpty() ? questions.stream().filter(q -> "ESSAY".equals(q.type())).map(Question::id).toList() : named;
+    }
+
+    private void postEssayMarks(String paperId, List<String> essays, Verification verification) throws InterruptedException {
         Map<String, Object> marks = new LinkedHashMap<>();
-        questions.stream().filter(q -> "ESSAY".equals(q.type())).forEach(q -> marks.put(q.id(), 1 + random.nextInt(5)));
+        essays.forEach(id -> marks.put(id, 1 + random.nextInt(5))); // every demo essay is worth at least 5 points
         ApiResult result = api.send(new ApiClient.Call("verify POST /marks", "POST",
                 targets.gradingBase().resolve("/api/v1/results/" + paperId + "/marks"), operatorToken, Map.of(),
                 Map.of("marks", marks), System.currentTimeMillis() + 30_000), random::nextDouble);

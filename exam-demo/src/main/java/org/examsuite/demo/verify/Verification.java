@@ -12,6 +12,8 @@ public final class Verification {
     public int duplicates;
     public int lostAnswers;
     public int graded;
+    /** GRADED results that name their archive record (operators see {@code archiveSeq}). */
+    public int archived;
     public int autoSubmitted;
     public int essayMarksPosted;
     public long sqlPapers = -1;
