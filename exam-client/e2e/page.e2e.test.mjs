@@ -1,0 +1,105 @@
+/**
+ * The reference page in real headless Chromium, served by server.mjs, whose API proxy
+ * points at the FAKE API (test/support/fake-api.mjs): this proves the page and the SDK
+ * in a browser (rendering, IndexedDB, service worker, offline, reload, submit), NOT the
+ * suite. suite.e2e.test.mjs runs the same journeys against the running services.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeExamApi, SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
+import { createExamClientServer } from '../server.mjs';
+import { launch, chromiumMissing, artifact } from './support/browser.mjs';
+import { signIn, offlineJourney, submitJourney, question, readPageAnswers } from './support/scenario.mjs';
+
+const skip = chromiumMissing();
+let fake;
+let fakeServer;
+let pageServer;
+let baseUrl;
+let browser;
+
+before(async () => {
+  if (skip) return;
+  fake = new FakeExamApi();
+  const listening = await fake.listen(0);
+  fakeServer = listening.server;
+  const api = `http://127.0.0.1:${listening.port}`;
+  pageServer = createExamClientServer({ upstreams: { session: api, answer: api, submission: api, grading: api } });
+  await new Promise((r) => pageServer.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${pageServer.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  pageServer?.close();
+  fakeServer?.close();
+});
+
+const FAKE_ANSWERS = (sessionId) => fake.currentAnswers(sessionId);
+const FAKE_PAPERS = (sessionId) => fake.papersFor(sessionId).map((p) => p.paperId);
+
+test('page renders every question type as text only, accessibly (fake API)', { skip }, async () => {
+  const hostile = '<img src=x onerror="window.__xss=1">Which is <b>bold</b>?';
+  const examId = fake.createExam({
+    examId: 'render-check',
+    questions: [...SAMPLE_QUESTIONS.slice(0, 5), { id: 'q6', type: 'ESSAY', prompt: hostile, points: 10 }, { id: 'q7', type: 'SINGLE', prompt: 'Pick', options: ['<script>window.__xss=2</script>', 'plain'] }],
+  });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+  assert.equal(await page.locator('fieldset.question').count(), 7);
+  assert.equal(await page.locator('#prompt-6').textContent(), hostile, 'shown as text');
+  assert.equal(await page.locator('fieldset.question img, fieldset.question b, fieldset.question script').count(), 0, 'no markup from the server');
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  // Labels and roles a screen reader relies on.
+  await question(page, 'q1').getByRole('radio', { name: '4' }).check();
+  await question(page, 'q2').getByRole('checkbox', { name: '5' }).check();
+  await question(page, 'q3').getByRole('radio', { name: 'True' }).check();
+  await page.getByRole('textbox', { name: 'Capital of France' }).fill('Paris');
+  await page.getByRole('textbox', { name: 'pi to 2 dp' }).fill('abc');
+  assert.match(await question(page, 'q5').locator('.error').textContent(), /Enter a number/);
+  await page.getByRole('textbox', { name: 'pi to 2 dp' }).fill('3.14');
+  assert.equal(await page.getByRole('status').count(), 1);
+  assert.equal(await page.getByRole('timer').count(), 1);
+  assert.match(await page.getByRole('timer').textContent(), /^\d?:?\d\d:\d\d$/);
+  // Keyboard only: Tab reaches the answer controls.
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.body.dataset.status === 'saved', null, { timeout: 30_000 });
+  assert.deepEqual(await readPageAnswers(page), { q1: '4', q2: ['5'], q3: true, q4: 'Paris', q5: 3.14 });
+  await page.screenshot({ path: artifact('exam-page.png'), fullPage: true });
+  await context.close();
+});
+
+test('offline, reload offline, drops and delays, then double-click submit and reload mid-submit → one paper (fake API)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'journey' });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+  const { sessionId, token, answers } = await offlineJourney({ page, context, baseUrl, serverAnswers: FAKE_ANSWERS });
+  const { paperId, attempts } = await submitJourney({ page, papers: FAKE_PAPERS, sessionId, token });
+  const paper = fake.papersFor(sessionId)[0];
+  assert.equal(paper.paperId, paperId);
+  const onPaper = Object.fromEntries(Object.entries(paper.answers).filter(([, a]) => a.value !== null).map(([q, a]) => [q, a.value]));
+  assert.deepEqual(onPaper, answers, 'the paper holds the page answers');
+  assert.ok(attempts >= 2, 'the reload resent the submission');
+  await context.close();
+});
+
+test('a second tab of the same exam is read-only until it takes over (fake API)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'two-tabs' });
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await signIn(first, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+  const second = await context.newPage();
+  await second.goto(`${baseUrl}/`);
+  await second.waitForFunction(() => document.body.dataset.ready === 'exam');
+  await second.getByRole('button', { name: 'Use this tab instead' }).waitFor();
+  assert.equal(await second.locator('fieldset.question input').first().isDisabled(), true, 'controls are disabled');
+  await second.getByRole('button', { name: 'Use this tab instead' }).click();
+  await first.getByRole('button', { name: 'Use this tab instead' }).waitFor();
+  await question(second, 'q4').locator('input').fill('Paris');
+  await second.waitForFunction(() => document.body.dataset.status === 'saved');
+  assert.equal(fake.currentAnswers(await second.evaluate(() => window.examClient.sessionId)).q4, 'Paris');
+  await context.close();
+});

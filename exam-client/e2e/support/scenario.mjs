@@ -1,0 +1,159 @@
+/**
+ * What a candidate does, in a real browser, against whatever API the page is proxied to
+ * (the fake for page tests, the running suite for suite tests). Every step waits on the
+ * page's own state (data attributes the page sets), never on fixed sleeps.
+ */
+import assert from 'node:assert/strict';
+import { artifact } from './browser.mjs';
+
+/** The answers as the page's controls show them: {questionId: value}. */
+export function readPageAnswers(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const fs of document.querySelectorAll('fieldset.question')) {
+      const q = fs.dataset.questionId;
+      const type = fs.dataset.type;
+      let value = null;
+      if (type === 'SINGLE' || type === 'TRUE_FALSE') {
+        const c = fs.querySelector('input:checked');
+        value = c ? JSON.parse(c.dataset.value) : null;
+      } else if (type === 'MULTIPLE') {
+        const c = [...fs.querySelectorAll('input:checked')].map((i) => JSON.parse(i.dataset.value));
+        value = c.length ? c : null;
+      } else {
+        const input = fs.querySelector('input, textarea');
+        value = input.value === '' ? null : type === 'NUMERIC' ? Number(input.value) : input.value;
+      }
+      if (value !== null) out[q] = value;
+    }
+    return out;
+  });
+}
+
+export const question = (page, id) => page.locator(`fieldset[data-question-id="${id}"]`);
+
+export async function waitStatus(page, state, timeout = 30_000) {
+  await page.waitForFunction((s) => document.body.dataset.status === s, state, { timeout });
+}
+
+export async function signIn(page, baseUrl, { examId, candidateId, accessCode }) {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForFunction(() => document.body.dataset.booted === 'true');
+  await page.getByLabel('Exam ID').fill(examId);
+  await page.getByLabel('Candidate ID').fill(candidateId);
+  await page.getByLabel('Access code').fill(accessCode);
+  await page.getByRole('button', { name: 'Start the exam' }).click();
+  await page.waitForFunction(() => document.body.dataset.ready === 'exam', null, { timeout: 30_000 });
+}
+
+/** Answer the six sample question types (ids q1..q6, as in DESIGN.md §4). */
+export async function answerAll(page, round) {
+  await question(page, 'q1').getByLabel(round === 1 ? '3' : '4').check();
+  await question(page, 'q2').getByLabel('2', { exact: true }).check();
+  if (round > 1) await question(page, 'q2').getByLabel('5').check();
+  await question(page, 'q3').getByLabel(round === 1 ? 'False' : 'True').check();
+  await question(page, 'q4').locator('input').fill(round === 1 ? 'Lyon' : 'Paris');
+  await question(page, 'q5').locator('input').fill(round === 1 ? '3.1' : '3.14');
+  await question(page, 'q6').locator('textarea').fill(`Because, round ${round}: <b>not markup</b> & "quotes"`);
+}
+
+export async function sessionOf(page) {
+  return page.evaluate(() => ({ sessionId: window.examClient.sessionId, token: window.examClient.session.token }));
+}
+
+/**
+ * The offline journey: answer, lose the network, keep answering, reload offline,
+ * come back → the server's draft equals the page. Then drops and delays by interception.
+ * @param {{page, context, baseUrl, serverAnswers: (sessionId, token) => Promise<object>, screenshot?: string}} env
+ */
+export async function offlineJourney({ page, context, baseUrl, serverAnswers, screenshot = 'offline-banner.png' }) {
+  await answerAll(page, 1);
+  await waitStatus(page, 'saved');
+  const { sessionId, token } = await sessionOf(page);
+  assert.deepEqual(await serverAnswers(sessionId, token), await readPageAnswers(page), 'online: server draft = page');
+
+  // The page must be able to come back with no network at all (service worker).
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 }).catch(async () => {
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
+  });
+  await page.waitForFunction(() => document.body.dataset.ready === 'exam');
+
+  await context.setOffline(true);
+  await question(page, 'q4').locator('input').fill('Marseille');
+  await question(page, 'q2').getByLabel('4', { exact: true }).check();
+  await waitStatus(page, 'offline-saved-locally');
+  const banner = page.getByRole('status');
+  assert.match(await banner.textContent(), /Network is poor — your answers are saved on this device and will sync automatically\./);
+  await page.screenshot({ path: artifact(screenshot), fullPage: false });
+
+  await page.reload(); // offline reload: page from the service worker, answers from IndexedDB
+  await page.waitForFunction(() => document.body.dataset.ready === 'exam', null, { timeout: 30_000 });
+  assert.equal(await question(page, 'q4').locator('input').inputValue(), 'Marseille');
+  await answerAll(page, 2); // keep answering, still offline
+  await question(page, 'q2').getByLabel('4', { exact: true }).uncheck();
+  await waitStatus(page, 'offline-saved-locally');
+  const offlineAnswers = await readPageAnswers(page);
+
+  await context.setOffline(false);
+  await waitStatus(page, 'saved', 60_000);
+  assert.deepEqual(await readPageAnswers(page), offlineAnswers, 'coming back online changed nothing on the page');
+  assert.deepEqual(await serverAnswers(sessionId, token), offlineAnswers, 'back online: server draft = page');
+
+  // Dropped requests (interception): the answer waits on the device, then syncs.
+  await page.route('**/api/v1/answers/**', (route) => route.abort('connectionreset'));
+  await question(page, 'q6').locator('textarea').fill('dropped, then synced');
+  await waitStatus(page, 'offline-saved-locally');
+  await page.unroute('**/api/v1/answers/**');
+  await page.evaluate(() => window.dispatchEvent(new Event('online'))); // or wait for the backoff
+  await waitStatus(page, 'saved', 60_000);
+
+  // Delayed requests: answers typed while a save hangs are not lost and go in the next one.
+  let delayed = 0;
+  await page.route('**/api/v1/answers/**', async (route) => {
+    if (route.request().method() === 'PATCH' && delayed++ === 0) await new Promise((r) => setTimeout(r, 2500));
+    await route.continue().catch(() => {});
+  });
+  await question(page, 'q4').locator('input').fill('Nice');
+  await page.waitForFunction(() => document.body.dataset.status === 'saving');
+  await question(page, 'q5').locator('input').fill('2.72');
+  await waitStatus(page, 'saved', 60_000);
+  await page.unroute('**/api/v1/answers/**');
+  const final = await readPageAnswers(page);
+  assert.deepEqual(await serverAnswers(sessionId, token), final, 'after drops and delays: server draft = page');
+  return { sessionId, token, answers: final };
+}
+
+/**
+ * Double-click submit while the first submission hangs, reload mid-submit, and check
+ * that exactly one paper exists and the page shows it.
+ * @param {{page, papers: (sessionId, token) => Promise<string[]>, sessionId, token}} env
+ */
+export async function submitJourney({ page, papers, sessionId, token }) {
+  const seen = [];
+  await page.route('**/api/v1/submissions', async (route) => {
+    seen.push({ key: route.request().headers()['idempotency-key'], body: route.request().postData() });
+    if (seen.length === 1) {
+      // The first attempt reaches the server, but its answer is held back: the page is
+      // reloaded before it arrives, so the server sees the request twice.
+      const response = await route.fetch().catch(() => null);
+      await new Promise((r) => setTimeout(r, 1500));
+      if (response) await route.fulfill({ response }).catch(() => {});
+      return;
+    }
+    await route.continue().catch(() => {});
+  });
+  await page.getByRole('button', { name: 'Submit my answers' }).dblclick();
+  await page.waitForFunction(() => window.examClient?.state === 'submitting');
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.view === 'done', null, { timeout: 60_000 });
+  await page.unroute('**/api/v1/submissions');
+  const receipt = await page.locator('#paper-info').textContent();
+  assert.ok(seen.length >= 1);
+  assert.equal(new Set(seen.map((s) => s.key)).size, 1, 'one Idempotency-Key for every attempt');
+  assert.equal(new Set(seen.map((s) => s.body)).size, 1, 'byte-identical body for every attempt');
+  const ids = await papers(sessionId, token);
+  assert.equal(ids.length, 1, 'exactly one paper');
+  assert.match(receipt, new RegExp(ids[0]));
+  return { paperId: ids[0], attempts: seen.length };
+}

@@ -1,0 +1,360 @@
+/**
+ * The reference exam page. Everything the server sends is shown with textContent (never
+ * innerHTML), so question text cannot inject markup. The SDK does the hard part: answers
+ * are on this device before any request, sync when they can, and submit exactly once.
+ */
+import { ExamClient } from '/sdk/index.js';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, children = []) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') node.textContent = v;
+    else if (k.startsWith('aria-') || k.startsWith('data-') || k === 'for' || k === 'role') node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c);
+  return node;
+};
+
+const ERROR_TEXT = {
+  SESSION_TAKEN_OVER: 'This exam was opened on another device. The answers on this device are kept here. To continue on this device, sign in again.',
+  AUTH_REQUIRED: 'Your sign-in has expired. Your answers are kept on this device; sign in again to continue.',
+  OPEN_IN_ANOTHER_TAB: 'This exam is open in another tab of this browser. Answer there, or use this tab instead.',
+  SESSION_CLOSED: 'The exam is closed: no more changes are accepted.',
+};
+const LOGIN_ERRORS = {
+  401: 'Those details were not recognised. Check the exam ID, your candidate ID and the access code.',
+  429: 'Too many attempts. Please wait a minute and try again.',
+  EXAM_NOT_OPEN: 'This exam is not open right now.',
+  NETWORK_ERROR: 'The exam server cannot be reached. Check your connection and try again.',
+  TIMEOUT: 'The exam server cannot be reached. Check your connection and try again.',
+};
+
+let client = null;
+const inputsByQuestion = new Map(); // questionId → {fieldset, read(), write(value)}
+let timerHandle = null;
+let announced = new Set();
+
+function show(section) {
+  for (const id of ['loading', 'login', 'exam', 'done']) $(id).hidden = id !== section;
+  document.body.dataset.view = section;
+}
+
+function showAlert(text, action) {
+  $('alert').hidden = !text;
+  $('alert-text').textContent = text || '';
+  const button = $('alert-action');
+  button.hidden = !action;
+  if (action) {
+    button.textContent = action.label;
+    button.onclick = action.run;
+  }
+}
+
+// ------------------------------------------------------------------ sign in
+
+function showLogin(prefill = {}) {
+  const params = new URLSearchParams(location.search);
+  for (const name of ['examId', 'candidateId']) {
+    const value = prefill[name] ?? params.get(name);
+    if (value) $(name).value = value;
+  }
+  $('accessCode').value = '';
+  show('login');
+  ($('examId').value ? ($('candidateId').value ? $('accessCode') : $('candidateId')) : $('examId')).focus();
+}
+
+$('login-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = $('login-button');
+  button.disabled = true;
+  $('login-error').textContent = '';
+  try {
+    const credentials = { examId: $('examId').value.trim(), candidateId: $('candidateId').value.trim(), accessCode: $('accessCode').value.trim() };
+    const previous = client;
+    client = null;
+    await previous?.close();
+    await openExam(await ExamClient.start(credentials));
+  } catch (err) {
+    $('login-error').textContent = LOGIN_ERRORS[err.code] || LOGIN_ERRORS[err.status] || `Could not start the exam (${err.code || err.message}).`;
+  } finally {
+    button.disabled = false;
+  }
+});
+
+// ------------------------------------------------------------------ questions
+
+function renderQuestions() {
+  const form = $('questions');
+  form.replaceChildren();
+  inputsByQuestion.clear();
+  client.questions.forEach((q, index) => {
+    const n = index + 1;
+    const promptId = `prompt-${n}`;
+    const legendText = `Question ${n}${Number.isFinite(q.points) ? ` (${q.points} ${q.points === 1 ? 'point' : 'points'})` : ''}`;
+    const fieldset = el('fieldset', { className: 'question', id: `question-${n}`, 'aria-describedby': promptId, 'data-question-id': q.id, 'data-type': q.type });
+    fieldset.append(el('legend', { text: legendText }), el('p', { className: 'prompt', id: promptId, text: String(q.prompt ?? '') }));
+    const control = controlFor(q, n, promptId);
+    fieldset.append(...control.nodes);
+    const error = el('p', { className: 'error', id: `error-${n}`, 'aria-live': 'polite' });
+    fieldset.append(error);
+    control.error = error;
+    control.fieldset = fieldset;
+    inputsByQuestion.set(q.id, control);
+    form.append(fieldset);
+    control.write(client.answer(q.id));
+    control.onChange((value) => save(q.id, value, control));
+  });
+}
+
+function choiceList(name, items, type) {
+  const inputs = [];
+  const nodes = items.map(({ label, value }, i) => {
+    const input = el('input', { type, name, id: `${name}-${i}` });
+    input.dataset.value = JSON.stringify(value);
+    inputs.push(input);
+    return el('label', { className: 'choice', for: input.id }, [input, document.createTextNode(` ${label}`)]);
+  });
+  return { inputs, nodes };
+}
+
+function controlFor(q, n, promptId) {
+  const name = `answer-${n}`;
+  const options = Array.isArray(q.options) ? q.options.map(String) : [];
+  switch (q.type) {
+    case 'SINGLE':
+    case 'TRUE_FALSE': {
+      const items = q.type === 'SINGLE' ? options.map((o) => ({ label: o, value: o })) : [{ label: 'True', value: true }, { label: 'False', value: false }];
+      const { inputs, nodes } = choiceList(name, items, 'radio');
+      const clear = el('button', { type: 'button', className: 'link', text: 'Clear my answer' });
+      clear.setAttribute('aria-label', `Clear the answer to question ${n}`);
+      return {
+        nodes: [...nodes, clear],
+        controls: [...inputs, clear],
+        read: () => {
+          const chosen = inputs.find((i) => i.checked);
+          return chosen ? JSON.parse(chosen.dataset.value) : null;
+        },
+        write: (v) => inputs.forEach((i) => (i.checked = v !== null && i.dataset.value === JSON.stringify(v))),
+        onChange(fn) {
+          inputs.forEach((i) => i.addEventListener('change', () => fn(this.read())));
+          clear.addEventListener('click', () => {
+            this.write(null);
+            fn(null);
+          });
+        },
+      };
+    }
+    case 'MULTIPLE': {
+      const { inputs, nodes } = choiceList(name, options.map((o) => ({ label: o, value: o })), 'checkbox');
+      return {
+        nodes,
+        controls: inputs,
+        read: () => {
+          const chosen = inputs.filter((i) => i.checked).map((i) => JSON.parse(i.dataset.value));
+          return chosen.length ? chosen : null;
+        },
+        write: (v) => inputs.forEach((i) => (i.checked = Array.isArray(v) && v.includes(JSON.parse(i.dataset.value)))),
+        onChange(fn) {
+          inputs.forEach((i) => i.addEventListener('change', () => fn(this.read())));
+        },
+      };
+    }
+    case 'NUMERIC': {
+      const input = el('input', { type: 'text', id: name, name, inputMode: 'decimal', autocomplete: 'off', 'aria-labelledby': promptId });
+      return {
+        nodes: [input],
+        controls: [input],
+        read: () => {
+          const text = input.value.trim().replace(',', '.');
+          if (text === '') return null;
+          const number = Number(text);
+          return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) && Number.isFinite(number) ? number : undefined;
+        },
+        write: (v) => {
+          if (document.activeElement !== input || input.value.trim() === '') input.value = v === null || v === undefined ? '' : String(v);
+        },
+        onChange(fn) {
+          input.addEventListener('input', () => fn(this.read()));
+        },
+      };
+    }
+    case 'FILL':
+    case 'ESSAY':
+    default: {
+      const input = q.type === 'ESSAY'
+        ? el('textarea', { id: name, name, rows: 8, 'aria-labelledby': promptId, spellcheck: true })
+        : el('input', { type: 'text', id: name, name, autocomplete: 'off', 'aria-labelledby': promptId, spellcheck: false });
+      return {
+        nodes: [input],
+        controls: [input],
+        read: () => (input.value === '' ? null : input.value),
+        write: (v) => {
+          if (document.activeElement !== input) input.value = typeof v === 'string' ? v : '';
+        },
+        onChange(fn) {
+          input.addEventListener('input', () => fn(this.read()));
+        },
+      };
+    }
+  }
+}
+
+async function save(questionId, value, control) {
+  if (value === undefined) {
+    control.error.textContent = 'Enter a number, for example 3.14.';
+    control.controls[0].setAttribute('aria-invalid', 'true');
+    return;
+  }
+  control.error.textContent = '';
+  control.controls[0].removeAttribute('aria-invalid');
+  try {
+    await client.setAnswer(questionId, value);
+  } catch (err) {
+    control.error.textContent = err.code === 'EDITING_LOCKED' ? 'This answer can no longer be changed.' : `Not saved: ${err.detail || err.code}`;
+  }
+}
+
+function applyLock() {
+  const reason = client.lockReason();
+  const locked = reason !== null;
+  for (const c of inputsByQuestion.values()) c.fieldset.disabled = locked;
+  const submitButton = $('submit-button');
+  submitButton.disabled = locked && reason !== 'deadline' && reason !== 'closed';
+  if (reason === 'deadline') {
+    showAlert('Time is up. Your answers can no longer be changed and are being handed in.');
+  } else if (reason === 'other-tab') {
+    showAlert(ERROR_TEXT.OPEN_IN_ANOTHER_TAB, { label: 'Use this tab instead', run: () => client.takeOverFromOtherTab().then(applyLock) });
+  } else if (reason === 'taken-over') {
+    showAlert(ERROR_TEXT.SESSION_TAKEN_OVER, { label: 'Sign in again on this device', run: () => showLogin(client.session) });
+  } else if (reason === 'closed') {
+    showAlert(ERROR_TEXT.SESSION_CLOSED);
+  } else if (!client.status.error || client.status.error.code !== 'AUTH_REQUIRED') {
+    showAlert(null);
+  }
+}
+
+// ------------------------------------------------------------------ status and time
+
+function onStatus(status) {
+  const banner = $('status');
+  banner.dataset.state = status.state;
+  let text = status.message;
+  if (status.state === 'error' && status.error) {
+    text = ERROR_TEXT[status.error.code] || `${status.message} (${status.error.code})`;
+    if (status.error.code === 'AUTH_REQUIRED') {
+      showAlert(ERROR_TEXT.AUTH_REQUIRED, { label: 'Sign in again', run: () => showLogin(client.session) });
+    }
+  }
+  if (status.state === 'saved' && status.pending === 0) text = 'All answers saved.';
+  banner.textContent = text;
+  document.body.dataset.status = status.state;
+}
+
+function formatRemaining(ms) {
+  const total = Math.ceil(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, '0');
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function tick() {
+  if (!client) return;
+  const remaining = client.remainingMs();
+  const timer = $('timer');
+  if (remaining === null) {
+    timer.textContent = '--:--';
+    return;
+  }
+  timer.textContent = formatRemaining(remaining);
+  timer.classList.toggle('low', remaining <= 5 * 60_000);
+  for (const [limit, words] of [[5 * 60_000, '5 minutes left.'], [60_000, '1 minute left.']]) {
+    if (remaining <= limit && remaining > 0 && !announced.has(limit)) {
+      announced.add(limit);
+      $('announce').textContent = words;
+    }
+  }
+  if (remaining === 0 && client.isEditable() === false) applyLock();
+}
+
+// ------------------------------------------------------------------ the exam
+
+function showDone(paper) {
+  show('done');
+  const info = paper?.paperId
+    ? `Receipt: paper ${paper.paperId}${Number.isFinite(paper.answerCount) ? `, ${paper.answerCount} answered questions` : ''}${paper.submittedAt ? `, ${paper.submittedAt}` : ''}.`
+    : 'Your paper has been recorded.';
+  $('paper-info').textContent = info;
+  showAlert(null);
+  $('done-heading').focus();
+}
+
+async function submit() {
+  const button = $('submit-button');
+  button.disabled = true;
+  button.textContent = 'Submitting…';
+  try {
+    showDone(await client.submit());
+  } catch (err) {
+    if (client.state === 'failed-final') {
+      showAlert(`The submission was refused (${err.code}). Your answers remain saved; please contact the invigilator.`);
+    }
+    button.textContent = 'Submit my answers';
+    applyLock();
+  }
+}
+
+async function openExam(c) {
+  client = c;
+  announced = new Set();
+  window.examClient = c; // for diagnostics and the end-to-end tests
+  $('title').textContent = `Exam ${c.session.examId ?? ''}`.trim();
+  c.on('status', onStatus);
+  c.on('lock', applyLock);
+  c.on('answers', ({ questionIds }) => {
+    for (const q of questionIds) inputsByQuestion.get(q)?.write(c.answer(q));
+  });
+  c.on('submitted', (paper) => showDone(paper));
+  if (c.state === 'submitted') {
+    showDone(c.paper);
+    return;
+  }
+  renderQuestions();
+  show('exam');
+  onStatus(c.status);
+  applyLock();
+  c.startProctoring();
+  clearInterval(timerHandle);
+  timerHandle = setInterval(tick, 1000);
+  tick();
+  if (c.state === 'submitting') submit(); // a reload in the middle of submitting: same request again
+  document.body.dataset.ready = 'exam';
+}
+
+$('submit-button').addEventListener('click', submit);
+$('signout-button').addEventListener('click', async () => {
+  await client?.close();
+  client = null;
+  await ExamClient.clearCurrent();
+  clearInterval(timerHandle);
+  showLogin();
+});
+
+async function boot() {
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+  try {
+    const resumed = await ExamClient.resume();
+    if (resumed) await openExam(resumed);
+    else showLogin();
+  } catch (err) {
+    showLogin();
+    $('login-error').textContent = `This browser cannot keep answers offline (${err.message}).`;
+  }
+  document.body.dataset.booted = 'true';
+}
+
+boot();

@@ -1,0 +1,45 @@
+/*
+ * Keeps the page itself available offline, so that a candidate who reloads with no
+ * network still gets the exam back (the answers come from IndexedDB). Network first
+ * (a redeploy is picked up at once), this cache when the network fails. Never touches
+ * /api/: answers and submissions go straight to the network, under the SDK's control.
+ */
+const CACHE = 'exam-page-v1';
+const SHELL = [
+  '/', '/index.html', '/app.js', '/style.css',
+  '/sdk/index.js', '/sdk/client.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/merge.js', '/sdk/proctor.js',
+  '/sdk/retry.js', '/sdk/store.js', '/sdk/time.js', '/sdk/validate.js', '/sdk/writer-lock.js',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  event.respondWith(
+    fetch(event.request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(event.request, copy));
+        }
+        return response;
+      })
+      .catch(async () => {
+        const cached = await caches.match(event.request, { ignoreSearch: event.request.mode === 'navigate' });
+        if (cached) return cached;
+        if (event.request.mode === 'navigate') return caches.match('/index.html');
+        return Response.error();
+      }),
+  );
+});

@@ -1,0 +1,245 @@
+// Typed surface of the Exam Suite browser SDK (sdk/index.js). Contract: DESIGN.md §3–4.
+
+export type QuestionType = 'SINGLE' | 'MULTIPLE' | 'TRUE_FALSE' | 'FILL' | 'NUMERIC' | 'ESSAY';
+
+/** A question as candidates see it (no key, no tolerance). */
+export interface Question {
+  id: string;
+  type: QuestionType;
+  prompt: string;
+  options?: string[];
+  points?: number;
+  scoring?: 'PARTIAL' | 'ALL_OR_NOTHING';
+}
+
+/** SINGLE: option; MULTIPLE: options; TRUE_FALSE: boolean; FILL/ESSAY: string; NUMERIC: number; null clears. */
+export type AnswerValue = string | string[] | boolean | number | null;
+
+export interface Credentials {
+  examId: string;
+  candidateId: string;
+  accessCode: string;
+}
+
+/** Final sheet / draft shape: `{q: {value, version}}` (DESIGN.md §3.4). */
+export type AnswerSheet = Record<string, { value: AnswerValue; version: number }>;
+
+export interface Paper {
+  paperId: string;
+  sessionId?: string;
+  submittedAt?: string;
+  submittedBy?: 'CANDIDATE' | 'AUTO' | 'PROCTOR';
+  answers?: AnswerSheet;
+  answerCount?: number;
+  lateChanges?: number;
+  digest?: string;
+  signature?: string;
+}
+
+export interface RetryPolicy {
+  /** First backoff ceiling (ms); doubles per attempt up to capMs; full jitter below it. */
+  baseMs: number;
+  capMs: number;
+  /** Upper bound on a server's Retry-After. */
+  maxRetryAfterMs: number;
+  /** undefined = until success, a final error, or close(). */
+  maxAttempts?: number;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export interface ExamClientOptions {
+  /** One ingress base for every service ('' = same origin, the default). */
+  baseUrl?: string;
+  /** Per-service bases; each falls back to baseUrl. */
+  baseUrls?: Partial<Record<'session' | 'answer' | 'submission' | 'grading', string>>;
+  /** IndexedDB database name. Default 'exam-client'. */
+  dbName?: string;
+  /** Autosave debounce. Default 1500 ms. */
+  debounceMs?: number;
+  /** Longest an unsaved change waits while the candidate keeps typing. Default 10 000 ms. */
+  maxWaitMs?: number;
+  /** Per-request timeout (AbortController). Default 15 000 ms. */
+  timeoutMs?: number;
+  /** Heartbeat period; 0 disables it. Default 30 000 ms. */
+  heartbeatMs?: number;
+  /** Delay before proctoring events are sent in a batch. Default 2000 ms. */
+  eventsFlushMs?: number;
+  /** Hand in the sheet when the server's deadline passes (after re-checking it). Default true. */
+  autoSubmitAtDeadline?: boolean;
+  maxRequestBytes?: number;
+  maxValueBytes?: number;
+  retry?: Partial<RetryPolicy>;
+  // Injection points (tests, non-browser hosts). Default to the browser's globals.
+  fetch?: typeof fetch;
+  indexedDB?: IDBFactory;
+  timers?: Timers;
+  now?: () => number;
+  random?: () => number;
+  locks?: LockManager | null;
+  BroadcastChannel?: typeof BroadcastChannel | null;
+  uuid?: () => string;
+  window?: Window | null;
+}
+
+export type StatusState = 'saved' | 'saving' | 'offline-saved-locally' | 'syncing' | 'submitting' | 'submitted' | 'error';
+
+export type LockReason = 'other-tab' | 'taken-over' | 'submitted' | 'submitting' | 'submit-failed' | 'closed' | 'deadline';
+
+export interface ErrorInfo {
+  status: number;
+  code: string;
+  title?: string;
+  detail?: string;
+}
+
+export interface StatusEvent {
+  state: StatusState;
+  /** A calm default sentence for the state (a page may show its own). */
+  message: string;
+  error: ErrorInfo | null;
+  /** Changed questions the server has not acknowledged (they are on this device). */
+  pending: number;
+  offline: boolean;
+  lock: LockReason | null;
+}
+
+export type SubmitState = 'editing' | 'submitting' | 'submitted' | 'failed-final';
+
+export interface ExamClientEvents {
+  status: StatusEvent;
+  lock: { reason: LockReason | null };
+  /** Answers replaced by a merge with the server's draft. */
+  answers: { questionIds: string[] };
+  submitted: Paper | null;
+  stale: Array<{ questionId: string; heldVersion: number }>;
+  rejected: { questionId: string; error: ErrorInfo };
+  command: unknown;
+  heartbeat: Record<string, unknown>;
+  warning: unknown;
+}
+
+export declare class ExamClient {
+  /** POST /api/v1/sessions, then open (merges with this device's answers for the session). */
+  static start(credentials: Credentials, options?: ExamClientOptions): Promise<ExamClient>;
+  /** Reopen from IndexedDB alone (works offline); null when this browser has no session. */
+  static resume(sessionId?: string, options?: ExamClientOptions): Promise<ExamClient | null>;
+  static clearCurrent(options?: ExamClientOptions): Promise<void>;
+
+  readonly sessionId: string;
+  readonly deviceEpoch: number;
+  readonly questions: Question[];
+  readonly state: SubmitState;
+  readonly paper: Paper | null;
+  readonly deadline: number | null;
+  readonly status: StatusEvent;
+  readonly lockMechanism: 'web-locks' | 'broadcast-channel' | 'none';
+
+  answers(): Record<string, Exclude<AnswerValue, null>>;
+  answer(questionId: string): AnswerValue;
+  pendingCount(): number;
+  /** Server time, epoch ms (local clock + offset measured on every response). */
+  serverNow(): number;
+  /** Milliseconds to the server's deadline by the server's clock; null without a deadline. */
+  remainingMs(): number | null;
+  lockReason(): LockReason | null;
+  isEditable(): boolean;
+
+  /** Writes IndexedDB first; rejects with ApiError EDITING_LOCKED | UNKNOWN_QUESTION | INVALID_ANSWER. */
+  setAnswer(questionId: string, value: AnswerValue): Promise<{ version: number }>;
+  /** Send pending answers now instead of after the debounce. */
+  flush(): Promise<void>;
+  /** Idempotent: the same promise while submitting; the paper once submitted. */
+  submit(): Promise<Paper>;
+  heartbeat(): Promise<Record<string, unknown> | null>;
+  recordEvent(type: string, details?: unknown): Promise<string>;
+  startProctoring(target?: { document?: Document; window?: Window }): () => void;
+  flushEvents(): Promise<void>;
+  takeOverFromOtherTab(): Promise<void>;
+  close(): Promise<void>;
+
+  on<K extends keyof ExamClientEvents>(type: K, listener: (detail: ExamClientEvents[K]) => void): () => void;
+}
+
+export declare const ClientCodes: Readonly<{
+  NETWORK_ERROR: 'NETWORK_ERROR';
+  TIMEOUT: 'TIMEOUT';
+  ABORTED: 'ABORTED';
+  EDITING_LOCKED: 'EDITING_LOCKED';
+  AUTH_REQUIRED: 'AUTH_REQUIRED';
+  INVALID_ANSWER: 'INVALID_ANSWER';
+  UNKNOWN_QUESTION: 'UNKNOWN_QUESTION';
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE';
+  HTTP_ERROR: 'HTTP_ERROR';
+}>;
+
+export declare class ApiError extends Error {
+  constructor(p: { status?: number; code: string; title?: string; detail?: string; retryAfterMs?: number | null; body?: unknown; cause?: unknown });
+  readonly status: number;
+  readonly code: string;
+  readonly title?: string;
+  readonly detail?: string;
+  readonly retryAfterMs: number | null;
+  readonly body: unknown;
+  toJSON(): ErrorInfo;
+}
+
+export declare const DEFAULT_OPTIONS: Readonly<Required<Pick<ExamClientOptions,
+  'baseUrl' | 'baseUrls' | 'dbName' | 'debounceMs' | 'maxWaitMs' | 'timeoutMs' | 'heartbeatMs' | 'eventsFlushMs'
+  | 'autoSubmitAtDeadline' | 'maxRequestBytes' | 'maxValueBytes'>> & { retry: RetryPolicy }>;
+export declare const STATUS_MESSAGES: Readonly<Record<StatusState, string>>;
+export declare const DEFAULT_RETRY: Readonly<RetryPolicy>;
+export declare function defaultUuid(): string;
+export declare function isRetryable(err: unknown): boolean;
+export declare function parseRetryAfter(value: string | null | undefined, nowMs: number): number | null;
+export declare function retryDelayMs(attempt: number, err: { retryAfterMs?: number | null } | null, policy: RetryPolicy, random: () => number): number;
+
+export interface Stamp {
+  epoch: number;
+  version: number;
+}
+export interface LocalAnswer {
+  value: AnswerValue;
+  epoch: number | null;
+  version: number;
+  ackedVersion: number;
+  sentVersion: number;
+}
+export declare function compareStamps(a: Stamp, b: Stamp): number;
+export declare function mergeDraft(
+  local: Map<string, LocalAnswer>,
+  serverAnswers: Record<string, { value: AnswerValue; version: number; epoch?: number }>,
+  ctx: { tokenEpoch: number; regenerated?: boolean },
+): {
+  adopt: Array<{ questionId: string; value: AnswerValue; version: number; epoch: number | null }>;
+  push: string[];
+  inSync: Array<{ questionId: string; version: number }>;
+};
+
+export declare class ServerClock {
+  constructor(now?: () => number, offsetMs?: number);
+  offsetMs: number;
+  now(): number;
+  localNow(): number;
+  observe(body: unknown, dateHeader: string | null, sentAt: number, receivedAt: number): void;
+  onChange(fn: (offsetMs: number) => void): () => void;
+}
+
+export declare class WriterLock {
+  constructor(name: string, deps: { locks?: LockManager | null; BroadcastChannel?: typeof BroadcastChannel | null; timers: Timers; probeMs?: number; random?: () => number; now?: () => number });
+  readonly name: string;
+  readonly tabId: string;
+  readonly held: boolean;
+  readonly mechanism: 'web-locks' | 'broadcast-channel' | 'none';
+  acquire(opts?: { steal?: boolean }): Promise<boolean>;
+  release(): void;
+  onLost(fn: () => void): () => void;
+}
+
+export declare const PROCTOR_EVENTS: Readonly<{ TAB_HIDDEN: 'TAB_HIDDEN'; FOCUS_LOST: 'FOCUS_LOST'; FULLSCREEN_EXIT: 'FULLSCREEN_EXIT'; PASTE: 'PASTE' }>;
+export declare function watchProctoring(target: { document?: Document | null; window?: Window | null }, record: (type: string) => void): () => void;
+export declare const QUESTION_TYPES: readonly QuestionType[];
+export declare function invalidReason(question: Pick<Question, 'type' | 'options'>, value: AnswerValue, maxValueBytes?: number): string | null;

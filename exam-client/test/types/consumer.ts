@@ -1,0 +1,23 @@
+// Compile-only check that sdk/index.d.ts describes a usable API (npm run typecheck).
+import { ExamClient, ApiError, STATUS_MESSAGES, mergeDraft, type StatusEvent, type Paper, type LockReason } from '../../sdk/index.js';
+
+async function main(): Promise<void> {
+  const client = (await ExamClient.resume()) ?? (await ExamClient.start({ examId: 'e', candidateId: 'c', accessCode: 'x' }, { debounceMs: 1500, baseUrls: { answer: 'https://a' } }));
+  const off = client.on('status', (s: StatusEvent) => console.log(s.state, s.message, s.pending));
+  client.on('lock', ({ reason }: { reason: LockReason | null }) => console.log(reason));
+  await client.setAnswer('q1', '4');
+  await client.setAnswer('q2', ['2', '5']);
+  await client.setAnswer('q3', true);
+  await client.setAnswer('q5', 3.14);
+  await client.setAnswer('q6', null);
+  // @ts-expect-error objects are not answer values
+  await client.setAnswer('q7', { a: 1 });
+  const left: number | null = client.remainingMs();
+  const paper: Paper = await client.submit();
+  console.log(left, paper.paperId, STATUS_MESSAGES['offline-saved-locally'], client.state === 'submitted');
+  const plan = mergeDraft(new Map(), { q1: { value: '4', version: 1 } }, { tokenEpoch: 1 });
+  console.log(plan.adopt.length, new ApiError({ code: 'X' }).code);
+  off();
+  await client.close();
+}
+void main;
