@@ -150,6 +150,7 @@ class ChartRenderTest {
         assertEquals("http://otel-collector.observability.svc:4317", data.path("EXAM_OTLP_ENDPOINT").asText());
         assertEquals("https://login.example.com/realms/exams", data.path("EXAM_OPERATOR_ISSUER").asText());
         assertFalse(data.has("EXAM_DB_PASSWORD"), "passwords are never in a ConfigMap");
+        assertEquals("25s", data.path("QUARKUS_SHUTDOWN_TIMEOUT").asText(), "drains within the grace period");
     }
 
     @Test
