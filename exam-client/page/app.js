@@ -312,13 +312,18 @@ async function openExam(c) {
   client = c;
   announced = new Set();
   window.examClient = c; // for diagnostics and the end-to-end tests
-  $('title').textContent = `Exam ${c.session.examId ?? ''}`.trim();
+  $('title').textContent = c.session.paper?.title ? String(c.session.paper.title) : `Exam ${c.session.examId ?? ''}`.trim();
+  document.title = $('title').textContent;
   c.on('status', onStatus);
   c.on('lock', applyLock);
   c.on('answers', ({ questionIds }) => {
     for (const q of questionIds) inputsByQuestion.get(q)?.write(c.answer(q));
   });
   c.on('submitted', (paper) => showDone(paper));
+  c.on('command', (command) => {
+    if (command?.type === 'WARNING' && command.message) showAlert(`Message from the invigilator: ${String(command.message)}`);
+    if (command?.type === 'EXTENDED') $('announce').textContent = 'Your time has been extended.';
+  });
   if (c.state === 'submitted') {
     showDone(c.paper);
     return;

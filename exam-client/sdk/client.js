@@ -724,9 +724,10 @@ export class ExamClient {
     this._emitStatus();
   }
 
-  async _applySessionInfo(body) {
+  async _applySessionInfo(body, { lastCommandId } = {}) {
     const deadline = deadlineFrom(body);
     await this._updateSession((s) => {
+      if (lastCommandId !== undefined) s.lastCommandId = lastCommandId;
       if (deadline != null) s.deadlineMs = deadline;
       if (body.status) s.status = body.status;
       if (body.paperId) s.paperId = body.paperId;
@@ -915,16 +916,25 @@ export class ExamClient {
   async heartbeat() {
     if (this._readOnly || this._authRequired || this.session.takenOver) return null;
     try {
-      const res = await this._http.send('session', 'POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/heartbeat`, {
+      const seen = this.session.lastCommandId || 0;
+      const res = await this._http.send('session', 'POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/heartbeat?lastCommandId=${seen}`, {
         token: this.session.token,
-        body: {},
         signal: this._abort.signal,
       });
       const body = res.body || {};
       this._wentOnline();
-      await this._applySessionInfo(body);
+      const commands = Array.isArray(body.commands) ? body.commands : [];
+      const newest = commands.reduce((max, c) => (Number.isSafeInteger(c?.id) && c.id > max ? c.id : max), seen);
+      await this._applySessionInfo(body, { lastCommandId: newest });
       this._emit('heartbeat', body);
-      for (const command of Array.isArray(body.commands) ? body.commands : []) this._emit('command', command);
+      for (const command of commands) {
+        // The session's own sign-in also queues TAKEN_OVER (for the device before it): only a
+        // higher epoch than ours concerns this device.
+        if (command?.type === 'TAKEN_OVER' && Number.isInteger(command.deviceEpoch) && command.deviceEpoch > this.session.deviceEpoch) {
+          await this._onFinalError(new ApiError({ status: 409, code: 'SESSION_TAKEN_OVER', detail: 'another device has taken this session over' }));
+        }
+        this._emit('command', command);
+      }
       if (this.pendingCount() > 0 && this._canSync()) this._requestSync();
       return body;
     } catch (err) {
@@ -943,10 +953,11 @@ export class ExamClient {
   /**
    * Record a proctoring event (FOCUS_LOST, TAB_HIDDEN, FULLSCREEN_EXIT, PASTE, …). It is kept
    * in IndexedDB with a client eventId until the server accepted it (duplicates ignored there).
+   * `detail`: optional text (≤ 500 characters).
    */
-  async recordEvent(type, details) {
+  async recordEvent(type, detail) {
     const event = { sessionId: this.sessionId, eventId: this._env.uuid(), type, at: new Date(this.clock.now()).toISOString() };
-    if (details !== undefined) event.details = details;
+    if (detail !== undefined) event.detail = String(detail).slice(0, 500);
     await this._store.addEvent(event);
     this._flushEventsSoon(this._opts.eventsFlushMs);
     return event.eventId;
@@ -974,7 +985,7 @@ export class ExamClient {
     try {
       const pending = (await this._store.getEvents(this.sessionId)).slice(0, 100);
       if (!pending.length) return;
-      const events = pending.map(({ eventId, type, at, details }) => (details === undefined ? { eventId, type, at } : { eventId, type, at, details }));
+      const events = pending.map(({ eventId, type, at, detail }) => (detail === undefined ? { eventId, type, at } : { eventId, type, at, detail }));
       try {
         await this._http.call(
           'session',

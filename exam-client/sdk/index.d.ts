@@ -117,7 +117,8 @@ export interface ExamClientEvents {
   submitted: Paper | null;
   stale: Array<{ questionId: string; heldVersion: number }>;
   rejected: { questionId: string; error: ErrorInfo };
-  command: unknown;
+  /** Proctor commands from the heartbeat: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED', at, ...}. */
+  command: { id?: number; type?: string; at?: string; message?: string; [k: string]: unknown };
   heartbeat: Record<string, unknown>;
   warning: unknown;
 }
@@ -155,7 +156,8 @@ export declare class ExamClient {
   /** Idempotent: the same promise while submitting; the paper once submitted. */
   submit(): Promise<Paper>;
   heartbeat(): Promise<Record<string, unknown> | null>;
-  recordEvent(type: string, details?: unknown): Promise<string>;
+  /** type: an upper-case name (FOCUS_LOST, TAB_HIDDEN, FULLSCREEN_EXIT, PASTE, …); detail ≤ 500 characters. */
+  recordEvent(type: string, detail?: string): Promise<string>;
   startProctoring(target?: { document?: Document; window?: Window }): () => void;
   flushEvents(): Promise<void>;
   takeOverFromOtherTab(): Promise<void>;

@@ -53,12 +53,31 @@ test('heartbeat renews the token', async () => {
   assert.equal(c.status.state, 'saved');
 });
 
+test('heartbeat delivers each proctor command once (lastCommandId) and a takeover command locks this device', async () => {
+  w = world();
+  const c = await w.start();
+  const commands = [];
+  c.on('command', (cmd) => commands.push(cmd.type));
+  w.api.pushCommand(c.sessionId, { type: 'WARNING', message: 'Eyes on your own screen' });
+  await c.heartbeat();
+  await c.heartbeat();
+  assert.deepEqual(commands, ['WARNING']);
+  const hb = w.api.log.filter((e) => e.path.endsWith('/heartbeat'));
+  assert.deepEqual(hb.map((e) => e.query.lastCommandId), ['0', '1']);
+  w.api.pushCommand(c.sessionId, { type: 'TAKEN_OVER', deviceEpoch: c.deviceEpoch }); // our own sign-in
+  await c.heartbeat();
+  assert.equal(c.isEditable(), true);
+  w.api.pushCommand(c.sessionId, { type: 'TAKEN_OVER', deviceEpoch: c.deviceEpoch + 1 });
+  await c.heartbeat();
+  assert.equal(c.lockReason(), 'taken-over');
+});
+
 test('proctoring events carry client event ids and are resent until accepted', async () => {
   w = world();
   const c = await w.start({ eventsFlushMs: 1000 });
   let fail = true;
   w.api.before = (req) => (req.path.endsWith('/events') && fail ? new TypeError('fetch failed') : undefined);
-  const id = await c.recordEvent('FOCUS_LOST');
+  const id = await c.recordEvent('FOCUS_LOST', 'window blur');
   await w.timers.advance(5000);
   fail = false;
   await w.timers.advance(30_000);
@@ -66,6 +85,8 @@ test('proctoring events carry client event ids and are resent until accepted', a
   assert.ok(posts.length >= 2);
   for (const p of posts) assert.deepEqual(p.body.events.map((e) => e.eventId), [id]);
   assert.equal(posts[0].body.events[0].type, 'FOCUS_LOST');
+  assert.equal(posts[0].body.events[0].detail, 'window blur');
+  assert.match(id, /^[A-Za-z0-9._:-]{1,64}$/, 'fits the server\'s eventId rule');
   assert.ok(w.api.events.get(c.sessionId).has(id));
   assert.equal((await c._store.getEvents(c.sessionId)).length, 0, 'outbox emptied');
 });

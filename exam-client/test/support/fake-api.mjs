@@ -44,6 +44,7 @@ export class FakeExamApi {
     this.idempotency = new Map();
     this.inFlightKeys = new Set();
     this.events = new Map();
+    this.commands = new Map();
     this.log = [];
     this.before = null;
     this._seq = 0;
@@ -92,7 +93,7 @@ export class FakeExamApi {
     if (init.signal?.aborted) throw new DOMException('aborted', 'AbortError');
     const u = new URL(url, 'http://fake.local');
     const headers = new Headers(init.headers || {});
-    const req = { method: (init.method || 'GET').toUpperCase(), path: u.pathname, headers, rawBody: init.body ?? null };
+    const req = { method: (init.method || 'GET').toUpperCase(), path: u.pathname, query: u.searchParams, headers, rawBody: init.body ?? null };
     let res;
     try {
       res = await this.handle(req);
@@ -117,21 +118,28 @@ export class FakeExamApi {
         return problem(400, 'MALFORMED_JSON', 'bad json');
       }
     }
-    const entry = { method: req.method, path: req.path, headers: Object.fromEntries(req.headers), rawBody: req.rawBody, body };
+    const entry = { method: req.method, path: req.path, query: Object.fromEntries(req.query || []), headers: Object.fromEntries(req.headers), rawBody: req.rawBody, body };
     this.log.push(entry);
     if (this.before) {
       const injected = await this.before(entry);
       if (injected instanceof Error) throw injected;
       if (injected) return injected;
     }
-    return this.route(req.method, req.path, req.headers, body, req.rawBody);
+    return this.route(req.method, req.path, req.headers, body, req.rawBody, entry.query);
   }
 
-  route(method, path, headers, body, rawBody) {
+  /** Queue a proctor command for the session's heartbeat (WARNING, EXTENDED, TAKEN_OVER, ...). */
+  pushCommand(sessionId, command) {
+    if (!this.commands.has(sessionId)) this.commands.set(sessionId, []);
+    const list = this.commands.get(sessionId);
+    list.push({ id: list.length + 1, at: new Date(this.now()).toISOString(), ...command });
+  }
+
+  route(method, path, headers, body, rawBody, query = {}) {
     let m;
     if (method === 'POST' && path === '/api/v1/sessions') return this.startSession(body);
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => this.sessionView(s));
-    if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/heartbeat$/)) && method === 'POST') return this.withSession(headers, m[1], (s, t) => this.heartbeat(s, t));
+    if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/heartbeat$/)) && method === 'POST') return this.withSession(headers, m[1], (s, t) => this.heartbeat(s, t, Number(query.lastCommandId || 0)));
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/events$/)) && method === 'POST') return this.withSession(headers, m[1], (s) => this.addEvents(s, body));
     if ((m = path.match(/^\/api\/v1\/answers\/([^/]+)$/)) && method === 'PATCH') return this.withSession(headers, m[1], (s, t) => this.patch(s, t, body));
     if ((m = path.match(/^\/api\/v1\/answers\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => json(200, this.draftView(s.sessionId)));
@@ -188,9 +196,10 @@ export class FakeExamApi {
     });
   }
 
-  heartbeat(s, claims) {
+  heartbeat(s, claims, lastCommandId) {
     if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
-    return json(200, { ...this.sessionView(s).body, token: this.issueToken({ ...s, epoch: claims.epoch }), commands: [] });
+    const commands = (this.commands.get(s.sessionId) || []).filter((c) => c.id > lastCommandId);
+    return json(200, { ...this.sessionView(s).body, token: this.issueToken({ ...s, epoch: claims.epoch }), commands });
   }
 
   addEvents(s, body) {
@@ -273,7 +282,8 @@ export class FakeExamApi {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
       let out;
       try {
-        out = await this.handle({ method: req.method, path: new URL(req.url, 'http://x').pathname, headers, rawBody: raw });
+        const u = new URL(req.url, 'http://x');
+        out = await this.handle({ method: req.method, path: u.pathname, query: u.searchParams, headers, rawBody: raw });
       } catch {
         req.socket.destroy(); // a simulated network failure
         return;

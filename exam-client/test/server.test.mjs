@@ -1,0 +1,86 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { createExamClientServer, routeApi } from '../server.mjs';
+
+test('API prefixes are routed as the ingress routes them', () => {
+  assert.equal(routeApi('/api/v1/exams'), 'session');
+  assert.equal(routeApi('/api/v1/exams/e1/candidates'), 'session');
+  assert.equal(routeApi('/api/v1/sessions/s1/heartbeat'), 'session');
+  assert.equal(routeApi('/api/v1/audit'), 'session');
+  assert.equal(routeApi('/api/v1/answers/s1'), 'answer');
+  assert.equal(routeApi('/api/v1/submissions'), 'submission');
+  assert.equal(routeApi('/api/v1/results/p1'), 'grading');
+  assert.equal(routeApi('/api/v1/sagas/x'), 'grading');
+  assert.equal(routeApi('/api/v1/archive/head'), 'grading');
+  assert.equal(routeApi('/api/v1/answersheet'), null);
+  assert.equal(routeApi('/internal/v1/answers/s1/seal'), null);
+});
+
+let upstream;
+let upstreamSeen;
+let server;
+let base;
+before(async () => {
+  upstream = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      upstreamSeen = { method: req.method, url: req.url, headers: req.headers, body };
+      res.writeHead(201, { 'content-type': 'application/json', 'retry-after': '3', date: 'Tue, 01 Dec 2026 08:00:00 GMT' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
+  const up = `http://127.0.0.1:${upstream.address().port}`;
+  server = createExamClientServer({ upstreams: { session: up, answer: up, submission: up, grading: 'http://127.0.0.1:1' } });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => {
+  server.close();
+  upstream.close();
+});
+
+test('the proxy passes method, path, query, headers and body through, and the answer back', async () => {
+  const res = await fetch(`${base}/api/v1/submissions?x=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1', authorization: 'Bearer t' },
+    body: '{"sessionId":"s"}',
+  });
+  assert.equal(res.status, 201);
+  assert.equal(res.headers.get('retry-after'), '3');
+  assert.equal(res.headers.get('date'), 'Tue, 01 Dec 2026 08:00:00 GMT');
+  assert.deepEqual(await res.json(), { ok: true });
+  assert.equal(upstreamSeen.method, 'POST');
+  assert.equal(upstreamSeen.url, '/api/v1/submissions?x=1');
+  assert.equal(upstreamSeen.headers['idempotency-key'], 'k-1');
+  assert.equal(upstreamSeen.headers.authorization, 'Bearer t');
+  assert.equal(upstreamSeen.body, '{"sessionId":"s"}');
+});
+
+test('an unreachable service is a 502 problem (retryable for the SDK), unknown API paths a 404 problem', async () => {
+  const down = await fetch(`${base}/api/v1/results/p1`);
+  assert.equal(down.status, 502);
+  assert.equal(down.headers.get('content-type'), 'application/problem+json');
+  assert.equal((await down.json()).code, 'UPSTREAM_UNAVAILABLE');
+  const unknown = await fetch(`${base}/api/v1/nothing`);
+  assert.equal(unknown.status, 404);
+  assert.equal((await fetch(`${base}/internal/v1/papers/p`)).status, 404);
+  assert.equal((await fetch(`${base}/q/health`)).status, 404);
+});
+
+test('static files: the page and the SDK, with a strict CSP; nothing outside them', async () => {
+  const page = await fetch(`${base}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type'), /text\/html/);
+  assert.match(page.headers.get('content-security-policy'), /script-src 'self'/);
+  assert.match(await page.text(), /aria-live="polite"/);
+  const sdk = await fetch(`${base}/sdk/index.js`);
+  assert.equal(sdk.status, 200);
+  assert.match(sdk.headers.get('content-type'), /javascript/);
+  for (const probe of ['/../package.json', '/%2e%2e/package.json', '/sdk/%2e%2e/server.mjs', '/%2e%2e%2fserver.mjs', '/..%5cserver.mjs']) {
+    const res = await fetch(`${base}${probe}`);
+    assert.equal(res.status, 404, probe);
+  }
+});
