@@ -2,16 +2,11 @@ package org.examsuite.demo.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.function.Consumer;
 import org.examsuite.demo.candidate.CandidateOutcome;
@@ -131,27 +126,9 @@ public final class ServiceVerifier {
 
     /** Papers per session straight from exam_submission (read-only); null when the database cannot be read. */
     private Map<String, Integer> sqlPaperCounts(String examId, Verification verification) {
-        Properties properties = new Properties();
-        properties.setProperty("user", targets.dbUser());
-        if (targets.dbPassword() != null && !targets.dbPassword().isEmpty()) {
-            properties.setProperty("password", targets.dbPassword());
-        }
-        properties.setProperty("readOnly", "true");
-        try (Connection connection = DriverManager.getConnection(targets.jdbcUrl(), properties)) {
-            connection.setReadOnly(true);
-            Map<String, Integer> counts = new HashMap<>();
-            try (PreparedStatement statement = connection.prepareStatement(
-                    "SELECT session_id, count(*) FROM exam_submission.papers WHERE exam_id = ? GROUP BY session_id")) {
-                statement.setString(1, examId);
-                try (ResultSet rows = statement.executeQuery()) {
-                    long total = 0;
-                    while (rows.next()) {
-                        counts.put(rows.getString(1), rows.getInt(2));
-                        total += rows.getInt(2);
-                    }
-                    verification.sqlPapers = total;
-                }
-            }
+        try {
+            Map<String, Integer> counts = PaperCounts.bySession(targets.jdbcUrl(), targets.dbUser(), targets.dbPassword(), examId);
+            verification.sqlPapers = counts.values().stream().mapToLong(Integer::longValue).sum();
             return counts;
         } catch (SQLException e) {
             verification.problems.add("papers per session could not be counted in PostgreSQL: " + e.getMessage());

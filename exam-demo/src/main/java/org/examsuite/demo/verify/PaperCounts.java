@@ -1,0 +1,43 @@
+package org.examsuite.demo.verify;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Papers per session of one exam, straight from submission-service's table {@code exam_submission.papers},
+ * on a read-only connection: the last word on "exactly one paper per session", whatever the APIs say.
+ */
+public final class PaperCounts {
+    private PaperCounts() {
+    }
+
+    public static Map<String, Integer> bySession(String jdbcUrl, String user, String password, String examId)
+            throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        if (password != null && !password.isEmpty()) {
+            properties.setProperty("password", password);
+        }
+        properties.setProperty("readOnly", "true");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, properties)) {
+            connection.setReadOnly(true);
+            Map<String, Integer> counts = new HashMap<>();
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT session_id, count(*) FROM exam_submission.papers WHERE exam_id = ? GROUP BY session_id")) {
+                statement.setString(1, examId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        counts.put(rows.getString(1), rows.getInt(2));
+                    }
+                }
+            }
+            return counts;
+        }
+    }
+}
