@@ -7,5 +7,6 @@ import org.examsuite.testing.TestKeys;
 
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)
+@QuarkusTestResource(SubmissionStub.class)
 class SessionServicePlatformTest extends PlatformContract {
 }

@@ -1,0 +1,63 @@
+package org.examsuite.session.enrollment;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.RedisAPI;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.session.redis.Keys;
+import org.examsuite.session.redis.LuaScript;
+
+/**
+ * Slows down guessing of access codes per (exam, candidate) — not per address, so a hall of
+ * candidates behind one NAT is never throttled for each other's typos. A few failures are
+ * free; then each further failure doubles the wait (429 with Retry-After), up to a cap.
+ */
+@ApplicationScoped
+public class AccessThrottle {
+    private final LuaScript failScript = LuaScript.of(AccessThrottle.class, "throttle.lua");
+
+    @Inject
+    RedisAPI redis;
+    @Inject
+    Clock clock;
+    @ConfigProperty(name = "exam.access.free-failures")
+    int freeFailures;
+    @ConfigProperty(name = "exam.access.max-delay")
+    Duration maxDelay;
+    @ConfigProperty(name = "exam.access.forget-after")
+    Duration forgetAfter;
+
+    /** Fails with 429 while the candidate must wait. */
+    public Uni<Void> check(String examId, String candidateId) {
+        return redis.hget(Keys.accessThrottle(examId, candidateId), "blockedUntil").invoke(value -> {
+            if (value != null) {
+                long waitMs = value.toLong() - clock.millis();
+                if (waitMs > 0) {
+                    throw tooMany(waitMs);
+                }
+            }
+        }).replaceWithVoid();
+    }
+
+    /** Records a failure; the caller answers 401 (the wait applies to the next attempt). */
+    public Uni<Void> fail(String examId, String candidateId) {
+        return failScript.run(redis, List.of(Keys.accessThrottle(examId, candidateId)),
+                List.of(Long.toString(clock.millis()), Integer.toString(freeFailures), Long.toString(maxDelay.toMillis()),
+                        Long.toString(forgetAfter.toMillis())))
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> succeed(String examId, String candidateId) {
+        return redis.del(List.of(Keys.accessThrottle(examId, candidateId))).replaceWithVoid();
+    }
+
+    private static ApiException tooMany(long waitMs) {
+        return ApiException.retryLater(429, "TOO_MANY_ATTEMPTS",
+                "Too many wrong access codes for this candidate; try again later.", (waitMs + 999) / 1000);
+    }
+}

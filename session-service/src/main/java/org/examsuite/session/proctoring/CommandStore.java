@@ -1,0 +1,78 @@
+package org.examsuite.session.proctoring;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.RedisAPI;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.session.redis.Keys;
+import org.examsuite.session.redis.LuaScript;
+
+/**
+ * Proctor commands for one session's device (extension, warning, forced submit, takeover,
+ * submitted): kept in Redis with per-session ids for the heartbeat, and published for the
+ * live sockets of every replica.
+ */
+@ApplicationScoped
+public class CommandStore {
+    private static final int KEEP = 50;
+    private static final Duration TTL = Duration.ofDays(1);
+    private final LuaScript pushScript = LuaScript.of(CommandStore.class, "commands.lua");
+
+    @Inject
+    RedisAPI redis;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Clock clock;
+    @ConfigProperty(name = "exam.live.channel")
+    String channel;
+
+    public Uni<Long> push(String sessionId, String type, Map<String, ?> fields) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("type", type);
+        command.put("at", clock.instant().toString());
+        command.putAll(fields);
+        String text;
+        try {
+            text = json.writeValueAsString(command);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return pushScript.run(redis, List.of(Keys.commands(sessionId), Keys.commandSequence(sessionId)),
+                List.of(text, Integer.toString(KEEP), Long.toString(TTL.toMillis()), channel, sessionId))
+                .map(Response::toLong);
+    }
+
+    /** Commands with an id above {@code afterId}, oldest first. */
+    public Uni<List<JsonNode>> after(String sessionId, long afterId) {
+        return redis.lrange(Keys.commands(sessionId), "0", "-1").map(items -> {
+            List<JsonNode> commands = new ArrayList<>();
+            for (Response item : items) {
+                JsonNode command = parse(item.toString());
+                if (command.path("id").asLong() > afterId) {
+                    commands.add(command);
+                }
+            }
+            return commands;
+        });
+    }
+
+    JsonNode parse(String text) {
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.examsuite.session.session;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code exam_sessions_active} (DESIGN.md §5): sessions IN_PROGRESS, counted in PostgreSQL
+ * every few seconds. It is the suite-wide number, reported alike by every replica: aggregate
+ * it with {@code max}, not {@code sum}.
+ */
+@ApplicationScoped
+public class ActiveSessions {
+    private final AtomicLong active = new AtomicLong();
+
+    @Inject
+    MeterRegistry registry;
+    @Inject
+    Pool pool;
+    @Inject
+    SessionStore store;
+
+    void register(@Observes StartupEvent event) {
+        Gauge.builder("exam.sessions.active", active, AtomicLong::get)
+                .description("Exam sessions in progress (suite-wide)").register(registry);
+    }
+
+    @Scheduled(every = "10s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    public Uni<Void> refresh() {
+        return store.countInProgress(pool).invoke(active::set).replaceWithVoid();
+    }
+}

@@ -1,0 +1,58 @@
+package org.examsuite.session.session;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.Pem;
+import org.examsuite.common.auth.TokenKinds;
+
+/**
+ * Mints candidate tokens (DESIGN.md §4): RS256 with the candidate key only session-service
+ * holds, short-lived (renewed by the heartbeat), and without a deadline — the deadline is
+ * read from the published state, so an extension reaches every service at once.
+ */
+@ApplicationScoped
+public class CandidateTokens {
+    static final String KEY_ID = "candidate";
+
+    @ConfigProperty(name = "exam.auth.candidate.private-key")
+    String privateKeyPem;
+    @ConfigProperty(name = "exam.session.token-ttl")
+    Duration ttl;
+    @Inject
+    Clock clock;
+
+    private volatile PrivateKey key;
+
+    public record Token(String token, Instant expiresAt) {
+    }
+
+    public Token mint(String sessionId, String examId, String candidateId, int deviceEpoch) {
+        Instant now = clock.instant();
+        Instant expiresAt = now.plus(ttl);
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("sessionId", sessionId);
+        claims.put("examId", examId);
+        claims.put("candidateId", candidateId);
+        claims.put("deviceEpoch", deviceEpoch);
+        String token = Jwt.sign(key(), KEY_ID, TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
+                now.getEpochSecond(), expiresAt.getEpochSecond(), claims);
+        return new Token(token, expiresAt);
+    }
+
+    private PrivateKey key() {
+        PrivateKey current = key;
+        if (current == null) {
+            current = Pem.privateKey(privateKeyPem);
+            key = current;
+        }
+        return current;
+    }
+}

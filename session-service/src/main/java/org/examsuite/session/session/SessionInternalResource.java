@@ -1,0 +1,41 @@
+package org.examsuite.session.session;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import org.examsuite.common.auth.Roles;
+
+/** What other services ask of a session: its status follows the paper; its state is republished. */
+@Path("/internal/v1/sessions/{sessionId}")
+@RolesAllowed(Roles.SERVICE)
+public class SessionInternalResource {
+    @Inject
+    SessionService sessions;
+
+    public record Submitted(@NotBlank @Size(max = 64) String paperId,
+            @Pattern(regexp = "CANDIDATE|AUTO|PROCTOR") String submittedBy) {
+    }
+
+    /** Idempotent (204 again and again); the status only moves forward. */
+    @POST
+    @Path("/submitted")
+    public Uni<Void> submitted(@PathParam("sessionId") String sessionId, @Valid @NotNull Submitted body) {
+        return sessions.recordSubmission(sessionId, body.paperId(), body.submittedBy() == null ? "CANDIDATE" : body.submittedBy())
+                .replaceWithVoid();
+    }
+
+    /** A reader that found {@code ses:{<sessionId>}:state} missing asks for it again (204). */
+    @POST
+    @Path("/publish")
+    public Uni<Void> publish(@PathParam("sessionId") String sessionId) {
+        return sessions.publish(sessionId);
+    }
+}

@@ -1,0 +1,181 @@
+package org.examsuite.session.session;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.session.enrollment.AccessCodes;
+import org.examsuite.session.enrollment.AccessThrottle;
+import org.examsuite.session.enrollment.CandidateStore;
+import org.examsuite.session.enrollment.CandidateStore.Credentials;
+import org.examsuite.session.exam.Exam;
+import org.examsuite.session.exam.ExamStore;
+import org.examsuite.session.exam.Question;
+import org.examsuite.session.proctoring.CommandStore;
+import org.examsuite.session.proctoring.EventStore;
+import org.examsuite.session.proctoring.OnlineTracker;
+import org.examsuite.session.publish.PublishedState;
+
+/** Starting and resuming sessions, reading them, heartbeats, and the status's one step forward. */
+@ApplicationScoped
+public class SessionService {
+    /** Hashed when the exam or candidate is unknown, so the three 401s also take the same time. */
+    private static final byte[] DUMMY_SALT = new byte[16];
+
+    @Inject
+    Pool pool;
+    @Inject
+    ExamStore exams;
+    @Inject
+    CandidateStore candidates;
+    @Inject
+    AccessThrottle throttle;
+    @Inject
+    SessionStore store;
+    @Inject
+    PublishedState published;
+    @Inject
+    CandidateTokens tokens;
+    @Inject
+    EventStore events;
+    @Inject
+    CommandStore commands;
+    @Inject
+    OnlineTracker online;
+    @Inject
+    Clock clock;
+
+    public record Started(StartResponse response, boolean created) {
+    }
+
+    /**
+     * DESIGN.md §3.2: the first start creates the session (201); every later one resumes it
+     * (200) with a higher device epoch, which makes the older device's writes fail, and
+     * raises a takeover alert. Unknown exam, unknown candidate and wrong code are one 401.
+     */
+    public Uni<Started> start(StartRequest request) {
+        String examId = request.examId();
+        String candidateId = request.candidateId();
+        return throttle.check(examId, candidateId)
+                .chain(() -> Uni.combine().all().unis(exams.find(pool, examId), candidates.find(pool, examId, candidateId))
+                        .asTuple())
+                .chain(found -> {
+                    Exam exam = found.getItem1();
+                    Credentials credentials = found.getItem2();
+                    boolean valid = exam != null && credentials != null
+                            && AccessCodes.matches(credentials.salt(), credentials.hash(), request.accessCode());
+                    if (!valid) {
+                        if (exam == null || credentials == null) {
+                            AccessCodes.hash(DUMMY_SALT, request.accessCode());
+                        }
+                        return throttle.fail(examId, candidateId).chain(() -> Uni.createFrom().<Started>failure(denied()));
+                    }
+                    return throttle.succeed(examId, candidateId).chain(() -> open(exam, candidateId));
+                });
+    }
+
+    private Uni<Started> open(Exam exam, String candidateId) {
+        Instant now = clock.instant();
+        if (!exam.isOpenAt(now)) {
+            throw ApiException.conflict("EXAM_NOT_OPEN", "The exam is not open now.")
+                    .with("opensAt", exam.opensAt().toString()).with("closesAt", exam.closesAt().toString());
+        }
+        return store.insert(pool, UUID.randomUUID().toString(), exam.examId(), candidateId, now, exam.deadlineFor(now),
+                exam.graceSeconds())
+                .chain(created -> created != null ? Uni.createFrom().item(new Opened(created, true))
+                        : store.takeOver(pool, exam.examId(), candidateId).map(row -> new Opened(row, false)))
+                .call(opened -> published.publishSession(opened.row()))
+                .call(opened -> online.seen(exam.examId(), opened.row().sessionId(), now.toEpochMilli()))
+                .call(opened -> opened.created() ? Uni.createFrom().voidItem() : takeoverAlert(opened.row(), now))
+                .map(opened -> new Started(startResponse(exam, opened.row(), now), opened.created()));
+    }
+
+    private record Opened(SessionRow row, boolean created) {
+    }
+
+    private Uni<Void> takeoverAlert(SessionRow row, Instant now) {
+        EventStore.Event takeover = new EventStore.Event("takeover-" + row.deviceEpoch(), "TAKEOVER", now,
+                "device epoch " + row.deviceEpoch());
+        return events.append(row.examId(), row.sessionId(), row.candidateId(), now, "server", List.of(takeover))
+                .chain(() -> commands.push(row.sessionId(), "TAKEN_OVER", Map.of("deviceEpoch", row.deviceEpoch())))
+                .replaceWithVoid();
+    }
+
+    private StartResponse startResponse(Exam exam, SessionRow row, Instant now) {
+        CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), row.deviceEpoch());
+        List<Question.CandidateQuestion> questions = exam.questions().stream().map(Question::forCandidate).toList();
+        return new StartResponse(row.sessionId(), row.examId(), row.candidateId(), token.token(), token.expiresAt(),
+                row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, SessionView.remainingMs(row, now), row.status(),
+                row.paperId(), new StartResponse.Paper(exam.title(), questions));
+    }
+
+    private static ApiException denied() {
+        return new ApiException(401, "ACCESS_DENIED", "Unknown exam, candidate or access code.");
+    }
+
+    public Uni<SessionRow> require(String sessionId) {
+        return store.find(pool, sessionId).map(row -> {
+            if (row == null) {
+                throw ApiException.notFound("SESSION_NOT_FOUND", "No session with that id.");
+            }
+            return row;
+        });
+    }
+
+    public Uni<SessionView> view(String sessionId) {
+        return require(sessionId).map(row -> SessionView.of(row, clock.instant()));
+    }
+
+    /** Only the current device renews its token; an older one learns it was taken over. */
+    public Uni<HeartbeatResponse> heartbeat(String sessionId, long tokenEpoch, long lastCommandId) {
+        Instant now = clock.instant();
+        return require(sessionId).chain(row -> {
+            if (tokenEpoch < row.deviceEpoch()) {
+                throw ApiException.conflict("SESSION_TAKEN_OVER", "Another device has taken this session over.")
+                        .with("deviceEpoch", row.deviceEpoch());
+            }
+            return online.seen(row.examId(), sessionId, now.toEpochMilli())
+                    .chain(() -> commands.after(sessionId, lastCommandId))
+                    .map(pending -> {
+                        CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(),
+                                row.deviceEpoch());
+                        return new HeartbeatResponse(sessionId, row.status(), now, row.deadline(),
+                                SessionView.remainingMs(row, now), token.token(), token.expiresAt(), row.deviceEpoch(),
+                                row.paperId(), pending);
+                    });
+        });
+    }
+
+    /**
+     * The session's paper exists (reported by submission-service, or returned by its
+     * auto-submit): IN_PROGRESS → SUBMITTED, once. Repeating it is fine; another paper for
+     * the same session is a conflict (it cannot happen while submission-service holds its
+     * one-paper-per-session rule).
+     */
+    public Uni<SessionRow> recordSubmission(String sessionId, String paperId, String submittedBy) {
+        return store.markSubmitted(pool, sessionId, paperId, submittedBy, clock.instant()).chain(updated -> {
+            if (updated != null) {
+                return published.publishSession(updated)
+                        .chain(() -> commands.push(sessionId, "SUBMITTED", Map.of("paperId", paperId, "submittedBy", submittedBy)))
+                        .replaceWith(updated);
+            }
+            return require(sessionId).chain(row -> {
+                if (!paperId.equals(row.paperId())) {
+                    throw ApiException.conflict("PAPER_MISMATCH", "The session already has another paper.")
+                            .with("paperId", row.paperId());
+                }
+                return published.publishSession(row).replaceWith(row);
+            });
+        });
+    }
+
+    public Uni<Void> publish(String sessionId) {
+        return require(sessionId).chain(published::publishSession);
+    }
+}
