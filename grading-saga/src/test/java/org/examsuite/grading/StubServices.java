@@ -29,6 +29,9 @@ public class StubServices implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, AtomicInteger> EXAM_FAILURES = new ConcurrentHashMap<>();
     public static final Map<String, AtomicInteger> EXAM_CALLS = new ConcurrentHashMap<>();
     public static final Map<String, AtomicInteger> CONFIRMATIONS = new ConcurrentHashMap<>();
+    /** Confirmations to refuse with 503 before accepting, per paper id; and every confirmation call. */
+    public static final Map<String, AtomicInteger> CONFIRMATION_FAILURES = new ConcurrentHashMap<>();
+    public static final Map<String, AtomicInteger> CONFIRMATION_CALLS = new ConcurrentHashMap<>();
     /** The Authorization header of the last confirmation: a service token is expected. */
     public static volatile String lastAuthorization;
 
@@ -77,6 +80,12 @@ public class StubServices implements QuarkusTestResourceLifecycleManager {
         if ("POST".equals(exchange.getRequestMethod()) && rest.endsWith("/grading-started")) {
             String paperId = rest.substring(0, rest.length() - "/grading-started".length());
             lastAuthorization = exchange.getRequestHeaders().getFirst("Authorization");
+            CONFIRMATION_CALLS.computeIfAbsent(paperId, id -> new AtomicInteger()).incrementAndGet();
+            AtomicInteger failures = CONFIRMATION_FAILURES.get(paperId);
+            if (failures != null && failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                send(exchange, 503, "{\"code\":\"UNAVAILABLE\"}");
+                return;
+            }
             CONFIRMATIONS.computeIfAbsent(paperId, id -> new AtomicInteger()).incrementAndGet();
             exchange.sendResponseHeaders(204, -1);
             exchange.close();

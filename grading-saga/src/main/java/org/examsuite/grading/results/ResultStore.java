@@ -84,12 +84,23 @@ public class ResultStore {
         });
     }
 
-    public void graded(Connection c, String paperId, int run, long archiveSeq) throws SQLException {
+    /**
+     * The archived result becomes the shown one: the same marks as the archive record, written
+     * in the transaction that appended it.
+     */
+    public void graded(Connection c, String paperId, int run, long archiveSeq, BigDecimal score, BigDecimal maxScore,
+            String marks, long keyRevision, String candidateId) throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = 'GRADED', archive_seq = ?, reason = NULL, "
+                + "score = ?, max_score = ?, marks = ?::jsonb, key_revision = ?, candidate_id = COALESCE(?, candidate_id), "
                 + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
             update.setLong(1, archiveSeq);
-            update.setString(2, paperId);
-            update.setInt(3, run);
+            update.setBigDecimal(2, score);
+            update.setBigDecimal(3, maxScore);
+            update.setString(4, marks);
+            update.setLong(5, keyRevision);
+            update.setString(6, candidateId);
+            update.setString(7, paperId);
+            update.setInt(8, run);
             update.executeUpdate();
         }
     }

@@ -62,7 +62,9 @@ public class ArchiveStep implements SagaStep {
                     payload.putNull("supersedes");
                 }
                 ArchiveRecord appended = archive.append(c, context.paperId(), RESULT, context.run(), payload);
-                results.graded(c, context.paperId(), context.run(), appended.seq());
+                results.graded(c, context.paperId(), context.run(), appended.seq(), grade.path("score").decimalValue(),
+                        grade.path("maxScore").decimalValue(), grade.path("marks").toString(), grade.path("keyRevision").asLong(),
+                        grade.path("candidateId").asText(null));
                 return appended;
             }));
         } catch (ArchiveStore.Conflict conflict) {

@@ -1,0 +1,107 @@
+package org.examsuite.grading.saga;
+
+import static org.examsuite.grading.Fixture.awaitSaga;
+import static org.examsuite.grading.Fixture.awaitStatus;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.examsuite.grading.Fixture;
+import org.examsuite.grading.Fixture.Submitted;
+import org.examsuite.grading.StubServices;
+import org.examsuite.grading.archive.ArchiveStore;
+import org.examsuite.grading.db.Db;
+import org.examsuite.grading.flow.GradingSaga;
+import org.examsuite.grading.results.ResultStore;
+import org.examsuite.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replica that died mid-saga leaves a step RUNNING under a lease nobody renews. Once the
+ * lease runs out another worker resumes from the step log: done steps are not run again.
+ */
+@QuarkusTest
+@QuarkusTestResource(TestKeys.class)
+@QuarkusTestResource(StubServices.class)
+class RecoveryTest {
+    static final String EXAM = """
+            [{"id":"q1","type":"SINGLE","prompt":"2+2?","options":["3","4"],"points":2,"key":"4"},
+             {"id":"q2","type":"TRUE_FALSE","prompt":"0 is even","points":1,"key":true}]
+            """;
+
+    @Inject
+    Db db;
+    @Inject
+    SagaStore sagas;
+    @Inject
+    ResultStore results;
+    @Inject
+    ArchiveStore archive;
+
+    @Test
+    void aSagaWhoseReplicaDiedDuringValidateResumesWithoutGradingAgain() throws Exception {
+        String examId = Fixture.exam(EXAM, 1);
+        Submitted paper = Fixture.paper(examId, Map.of("q1", "4", "q2", true));
+        String digest = Fixture.MAPPER.readTree(StubServices.PAPERS.get(paper.paperId())).path("digest").asText();
+        ObjectNode data = (ObjectNode) Fixture.MAPPER.readTree("""
+                {"grade": {"paperDigest": "%s", "candidateId": "c-1", "keyRevision": 1, "score": 3, "maxScore": 3,
+                  "marks": [{"questionId": "q1", "type": "SINGLE", "points": 2, "score": 2},
+                            {"questionId": "q2", "type": "TRUE_FALSE", "points": 1, "score": 1}],
+                  "awaiting": []}}
+                """.formatted(digest));
+        crashed(paper, data.toString(), new String[] {"DONE", "RUNNING", "PENDING"});
+
+        JsonPath result = awaitStatus(paper.paperId(), "GRADED");
+        assertEquals(3.0, result.getDouble("score"), 1e-9);
+        JsonPath saga = awaitSaga(paper.paperId(), "COMPLETED");
+        assertEquals(List.of(1, 2, 1), saga.getList("steps.attempts"));
+        assertNull(StubServices.EXAM_CALLS.get(examId), "the grade step was not run again");
+        assertEquals(1, archive.forPaper(paper.paperId()).size());
+    }
+
+    @Test
+    void aStepThatWasRunningWhenItsReplicaDiedRunsAgainOnce() {
+        String examId = Fixture.exam(EXAM, 1);
+        Submitted paper = Fixture.paper(examId, Map.of("q1", "4"));
+        crashed(paper, "{}", new String[] {"RUNNING", "PENDING", "PENDING"});
+
+        assertEquals(2.0, awaitStatus(paper.paperId(), "GRADED").getDouble("score"), 1e-9);
+        assertEquals(List.of(2, 1, 1), awaitSaga(paper.paperId(), "COMPLETED").getList("steps.attempts"));
+        assertEquals(1, archive.forPaper(paper.paperId()).size());
+    }
+
+    /** The state a replica leaves when it dies: its lease (already run out here) and a step it had started. */
+    private void crashed(Submitted paper, String data, String[] stepStatus) {
+        UUID sagaId = UUID.randomUUID();
+        db.inTransaction(c -> {
+            sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, paper.paperId(), 1, paper.examId(),
+                    paper.sessionId(), data, null, null, List.of("grade", "validate", "archive")));
+            results.createPending(c, paper.paperId(), 1, sagaId, paper.examId(), paper.sessionId());
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_owner = 'replica-that-died/w0', "
+                    + "lease_until = now() - interval '1 second' WHERE saga_id = ?")) {
+                update.setObject(1, sagaId);
+                update.executeUpdate();
+            }
+            for (int i = 0; i < stepStatus.length; i++) {
+                if (!"PENDING".equals(stepStatus[i])) {
+                    try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = ?, attempts = 1, "
+                            + "started_at = now() WHERE saga_id = ? AND position = ?")) {
+                        update.setString(1, stepStatus[i]);
+                        update.setObject(2, sagaId);
+                        update.setInt(3, i);
+                        update.executeUpdate();
+                    }
+                }
+            }
+            return null;
+        });
+    }
+}
