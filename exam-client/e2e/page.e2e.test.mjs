@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { FakeExamApi, SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { createExamClientServer } from '../server.mjs';
 import { launch, chromiumMissing, artifact } from './support/browser.mjs';
-import { signIn, offlineJourney, submitJourney, question, readPageAnswers } from './support/scenario.mjs';
+import { signIn, offlineJourney, submitJourney, question, readPageAnswers, newExamContext, waitSynced } from './support/scenario.mjs';
 
 const skip = chromiumMissing();
 let fake;
@@ -45,7 +45,7 @@ test('page renders every question type as text only, accessibly (fake API)', { s
     examId: 'render-check',
     questions: [...SAMPLE_QUESTIONS.slice(0, 5), { id: 'q6', type: 'ESSAY', prompt: hostile, points: 10 }, { id: 'q7', type: 'SINGLE', prompt: 'Pick', options: ['<script>window.__xss=2</script>', 'plain'] }],
   });
-  const context = await browser.newContext();
+  const context = await newExamContext(browser);
   const page = await context.newPage();
   await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
   assert.equal(await page.locator('fieldset.question').count(), 7);
@@ -65,7 +65,8 @@ test('page renders every question type as text only, accessibly (fake API)', { s
   assert.match(await page.getByRole('timer').textContent(), /^\d?:?\d\d:\d\d$/);
   // Keyboard only: Tab reaches the answer controls.
   await page.keyboard.press('Tab');
-  await page.waitForFunction(() => document.body.dataset.status === 'saved', null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'answer-6', 'Tab moves from question 5 to question 6');
+  await waitSynced(page);
   assert.deepEqual(await readPageAnswers(page), { q1: '4', q2: ['5'], q3: true, q4: 'Paris', q5: 3.14 });
   await page.screenshot({ path: artifact('exam-page.png'), fullPage: true });
   await context.close();
@@ -73,7 +74,7 @@ test('page renders every question type as text only, accessibly (fake API)', { s
 
 test('offline, reload offline, drops and delays, then double-click submit and reload mid-submit → one paper (fake API)', { skip }, async () => {
   const examId = fake.createExam({ examId: 'journey' });
-  const context = await browser.newContext();
+  const context = await newExamContext(browser);
   const page = await context.newPage();
   await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
   const { sessionId, token, answers } = await offlineJourney({ page, context, baseUrl, serverAnswers: FAKE_ANSWERS });
@@ -88,7 +89,7 @@ test('offline, reload offline, drops and delays, then double-click submit and re
 
 test('a second tab of the same exam is read-only until it takes over (fake API)', { skip }, async () => {
   const examId = fake.createExam({ examId: 'two-tabs' });
-  const context = await browser.newContext();
+  const context = await newExamContext(browser);
   const first = await context.newPage();
   await signIn(first, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
   const second = await context.newPage();
@@ -99,7 +100,7 @@ test('a second tab of the same exam is read-only until it takes over (fake API)'
   await second.getByRole('button', { name: 'Use this tab instead' }).click();
   await first.getByRole('button', { name: 'Use this tab instead' }).waitFor();
   await question(second, 'q4').locator('input').fill('Paris');
-  await second.waitForFunction(() => document.body.dataset.status === 'saved');
+  await waitSynced(second);
   assert.equal(fake.currentAnswers(await second.evaluate(() => window.examClient.sessionId)).q4, 'Paris');
   await context.close();
 });

@@ -6,9 +6,12 @@
 import assert from 'node:assert/strict';
 import { artifact } from './browser.mjs';
 
-/** The answers as the page's controls show them: {questionId: value}. */
-export function readPageAnswers(page) {
-  return page.evaluate(() => {
+/**
+ * Test-side helper put into every page of a context: the answers as the page's controls
+ * show them, {questionId: value} (cleared answers left out).
+ */
+export function domAnswersScript() {
+  window.__domAnswers = () => {
     const out = {};
     for (const fs of document.querySelectorAll('fieldset.question')) {
       const q = fs.dataset.questionId;
@@ -27,7 +30,39 @@ export function readPageAnswers(page) {
       if (value !== null) out[q] = value;
     }
     return out;
-  });
+  };
+}
+
+export async function newExamContext(browser) {
+  const context = await browser.newContext();
+  await context.addInitScript(domAnswersScript);
+  return context;
+}
+
+export function readPageAnswers(page) {
+  return page.evaluate(() => window.__domAnswers());
+}
+
+/**
+ * Wait until everything the page shows is in the SDK and acknowledged by the server:
+ * DOM answers = SDK answers, nothing pending, banner "saved".
+ */
+export async function waitSynced(page, timeout = 60_000) {
+  await page.waitForFunction(() => {
+    const c = window.examClient;
+    if (!c || document.body.dataset.status !== 'saved' || c.pendingCount() !== 0) return false;
+    const sorted = (o) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+    return sorted(window.__domAnswers()) === sorted(c.answers());
+  }, null, { timeout, polling: 100 });
+}
+
+/** Wait until the SDK holds what the page shows (answers recorded on this device). */
+export async function waitRecorded(page) {
+  await page.waitForFunction(() => {
+    const c = window.examClient;
+    const sorted = (o) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+    return c && sorted(window.__domAnswers()) === sorted(c.answers());
+  }, null, { timeout: 30_000, polling: 100 });
 }
 
 export const question = (page, id) => page.locator(`fieldset[data-question-id="${id}"]`);
@@ -68,7 +103,7 @@ export async function sessionOf(page) {
  */
 export async function offlineJourney({ page, context, baseUrl, serverAnswers, screenshot = 'offline-banner.png' }) {
   await answerAll(page, 1);
-  await waitStatus(page, 'saved');
+  await waitSynced(page);
   const { sessionId, token } = await sessionOf(page);
   assert.deepEqual(await serverAnswers(sessionId, token), await readPageAnswers(page), 'online: server draft = page');
 
@@ -83,6 +118,7 @@ export async function offlineJourney({ page, context, baseUrl, serverAnswers, sc
   await question(page, 'q4').locator('input').fill('Marseille');
   await question(page, 'q2').getByLabel('4', { exact: true }).check();
   await waitStatus(page, 'offline-saved-locally');
+  await waitRecorded(page);
   const banner = page.getByRole('status');
   assert.match(await banner.textContent(), /Network is poor — your answers are saved on this device and will sync automatically\./);
   await page.screenshot({ path: artifact(screenshot), fullPage: false });
@@ -93,10 +129,11 @@ export async function offlineJourney({ page, context, baseUrl, serverAnswers, sc
   await answerAll(page, 2); // keep answering, still offline
   await question(page, 'q2').getByLabel('4', { exact: true }).uncheck();
   await waitStatus(page, 'offline-saved-locally');
+  await waitRecorded(page);
   const offlineAnswers = await readPageAnswers(page);
 
   await context.setOffline(false);
-  await waitStatus(page, 'saved', 60_000);
+  await waitSynced(page);
   assert.deepEqual(await readPageAnswers(page), offlineAnswers, 'coming back online changed nothing on the page');
   assert.deepEqual(await serverAnswers(sessionId, token), offlineAnswers, 'back online: server draft = page');
 
@@ -106,7 +143,7 @@ export async function offlineJourney({ page, context, baseUrl, serverAnswers, sc
   await waitStatus(page, 'offline-saved-locally');
   await page.unroute('**/api/v1/answers/**');
   await page.evaluate(() => window.dispatchEvent(new Event('online'))); // or wait for the backoff
-  await waitStatus(page, 'saved', 60_000);
+  await waitSynced(page);
 
   // Delayed requests: answers typed while a save hangs are not lost and go in the next one.
   let delayed = 0;
@@ -117,7 +154,7 @@ export async function offlineJourney({ page, context, baseUrl, serverAnswers, sc
   await question(page, 'q4').locator('input').fill('Nice');
   await page.waitForFunction(() => document.body.dataset.status === 'saving');
   await question(page, 'q5').locator('input').fill('2.72');
-  await waitStatus(page, 'saved', 60_000);
+  await waitSynced(page);
   await page.unroute('**/api/v1/answers/**');
   const final = await readPageAnswers(page);
   assert.deepEqual(await serverAnswers(sessionId, token), final, 'after drops and delays: server draft = page');

@@ -1,0 +1,131 @@
+/**
+ * The reference page in headless Chromium against the RUNNING SUITE (./exam up): the page
+ * is served by server.mjs, which proxies /api/v1/... to the four services as the ingress does.
+ *
+ * Environment:
+ *   EXAM_SESSION_URL, EXAM_ANSWER_URL, EXAM_SUBMISSION_URL, EXAM_GRADING_URL   services (default 127.0.0.1:8081–8084)
+ *   EXAM_E2E_PAGE_URL        use an already served page (e.g. an ingress) instead of starting server.mjs
+ *   EXAM_OPERATOR_TOKEN      operator JWT; default: the last line of `../exam token operator`
+ *   EXAM_E2E_REQUIRE_SUITE=1 fail (instead of skip) when the suite does not answer
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
+import { createExamClientServer, upstreamsFromEnv } from '../server.mjs';
+import { launch, chromiumMissing, artifact } from './support/browser.mjs';
+import { signIn, offlineJourney, submitJourney, newExamContext } from './support/scenario.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const upstreams = upstreamsFromEnv();
+
+async function suiteReady() {
+  for (const url of Object.values(upstreams)) {
+    try {
+      const res = await fetch(`${url}/q/health/ready`, { signal: AbortSignal.timeout(3000) });
+      if (!res.ok) return `${url} not ready (${res.status})`;
+    } catch (err) {
+      return `${url} does not answer (${err.cause?.code || err.message})`;
+    }
+  }
+  return null;
+}
+
+const notReady = chromiumMissing() || (await suiteReady());
+if (notReady && process.env.EXAM_E2E_REQUIRE_SUITE === '1') throw new Error(`suite e2e required but: ${notReady}`);
+const skip = notReady ? `the suite is not running: ${notReady} (./exam up)` : false;
+
+let operatorToken;
+let pageServer;
+let baseUrl;
+let browser;
+
+function operatorTokenFromExam() {
+  if (process.env.EXAM_OPERATOR_TOKEN) return process.env.EXAM_OPERATOR_TOKEN;
+  const out = execFileSync(path.join(REPO, 'exam'), ['token', 'operator', 'e2e-browser'], { cwd: REPO, encoding: 'utf8' });
+  return out.trim().split('\n').at(-1).trim();
+}
+
+async function operator(method, service, urlPath, body) {
+  const res = await fetch(`${upstreams[service]}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(`${method} ${urlPath} → ${res.status} ${text}`);
+  return json;
+}
+
+async function createExamWithCandidate() {
+  const now = Date.now();
+  const { examId } = await operator('POST', 'session', '/api/v1/exams', {
+    title: `Browser e2e ${new Date(now).toISOString()}`,
+    opensAt: new Date(now - 60_000).toISOString(),
+    closesAt: new Date(now + 3 * 3600_000).toISOString(),
+    durationSeconds: 3600,
+    graceSeconds: 30,
+    questions: SAMPLE_QUESTIONS,
+  });
+  const candidateId = `c-e2e-${randomBytes(4).toString('hex')}`;
+  const enrolled = await operator('POST', 'session', `/api/v1/exams/${examId}/candidates`, { candidates: [{ candidateId }] });
+  return { examId, candidateId, accessCode: enrolled.candidates[0].accessCode };
+}
+
+/** GET /api/v1/answers/{id} (as the operator): {q: value} without cleared answers. */
+async function serverAnswers(sessionId) {
+  const draft = await operator('GET', 'answer', `/api/v1/answers/${sessionId}`);
+  const out = {};
+  for (const [q, a] of Object.entries(draft.answers || {})) if (a.value !== null) out[q] = a.value;
+  return out;
+}
+
+before(async () => {
+  if (skip) return;
+  operatorToken = operatorTokenFromExam();
+  if (process.env.EXAM_E2E_PAGE_URL) {
+    baseUrl = process.env.EXAM_E2E_PAGE_URL.replace(/\/+$/, '');
+  } else {
+    pageServer = createExamClientServer({ upstreams });
+    await new Promise((r) => pageServer.listen(0, '127.0.0.1', r));
+    baseUrl = `http://127.0.0.1:${pageServer.address().port}`;
+  }
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  pageServer?.close();
+});
+
+test('suite: answer, offline, reload offline, drops/delays → server draft = page; double submit + reload mid-submit → one paper', { skip }, async () => {
+  const candidate = await createExamWithCandidate();
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  const paperIdsSeen = new Set();
+  page.on('response', async (res) => {
+    if (res.url().endsWith('/api/v1/submissions') && res.ok()) {
+      const body = await res.json().catch(() => null);
+      if (body?.paperId) paperIdsSeen.add(body.paperId);
+    }
+  });
+  await signIn(page, baseUrl, candidate);
+  const { sessionId, token, answers } = await offlineJourney({ page, context, baseUrl, serverAnswers, screenshot: 'suite-offline-banner.png' });
+
+  const papers = async (id) => {
+    const session = await operator('GET', 'session', `/api/v1/sessions/${id}`);
+    if (session.paperId) paperIdsSeen.add(session.paperId);
+    return [...paperIdsSeen];
+  };
+  const { paperId } = await submitJourney({ page, papers, sessionId, token });
+  const paper = await operator('GET', 'submission', `/api/v1/submissions/${paperId}`);
+  assert.equal(paper.sessionId, sessionId);
+  const onPaper = Object.fromEntries(Object.entries(paper.answers).filter(([, a]) => a.value !== null).map(([q, a]) => [q, a.value]));
+  assert.deepEqual(onPaper, answers, 'the paper holds exactly the page answers');
+  await page.screenshot({ path: artifact('suite-submitted.png') });
+  await context.close();
+});
