@@ -10,6 +10,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -39,10 +40,14 @@ public class CeilingResource {
         if (!enabled) {
             throw ApiException.notFound("NOT_FOUND", "No such resource.");
         }
-        JsonNode first = body == null ? null : body.path("changes").path(0);
-        String field = first == null ? "q" : first.path("questionId").asText("q");
-        String value = first == null ? "null" : first.path("value").toString();
-        return scripts.run(ceiling, List.of("ans:{bench:" + (n & 0xffff) + "}:ceiling"), List.of(field, value))
+        List<String> fields = new ArrayList<>();
+        if (body != null) {
+            for (JsonNode change : body.path("changes")) {
+                fields.add(change.path("questionId").asText("q"));
+                fields.add(change.path("value").toString());
+            }
+        }
+        return scripts.run(ceiling, List.of("ans:{bench:" + (n & 0xffff) + "}:ceiling"), fields)
                 .map(reply -> Map.of("fields", reply.toLong()));
     }
 }

@@ -32,9 +32,6 @@ import org.examsuite.common.problem.ApiException;
  */
 @ApplicationScoped
 public class DraftService {
-    /** NO_STATE and NO_DRAFT can each need one repair before the call succeeds. */
-    private static final int ATTEMPTS = 3;
-
     @Inject
     DraftStore store;
     @Inject
@@ -69,7 +66,7 @@ public class DraftService {
         AutosaveRequest request = AutosaveRequest.parse(body, maxValueBytes);
         return examQuestions.of(examId).chain(questions -> {
             List<Change> changes = validated(request, questions);
-            return attempt(sessionId, deviceEpoch, request.version(), changes, ATTEMPTS);
+            return attempt(sessionId, deviceEpoch, request.version(), changes, false, false);
         });
     }
 
@@ -91,20 +88,27 @@ public class DraftService {
         return changes;
     }
 
-    private Uni<DraftView.Saved> attempt(String sessionId, long epoch, long version, List<Change> changes, int left) {
+    /**
+     * Runs the Lua call; a missing published state is republished once and a missing draft
+     * restored once (each followed by one more call), never more.
+     */
+    private Uni<DraftView.Saved> attempt(String sessionId, long epoch, long version, List<Change> changes,
+            boolean republished, boolean restored) {
         return traced(sessionId, changes.size(), store.autosave(sessionId, clock.millis(), epoch, version, changes))
                 .chain(outcome -> switch (outcome.status()) {
                     case OK -> Uni.createFrom().item(saved(outcome));
                     case TAKEN_OVER -> Uni.createFrom().failure(ApiException.conflict("SESSION_TAKEN_OVER",
                             "The session continues on another device (epoch " + outcome.detail() + ")."));
                     case CLOSED -> Uni.createFrom().failure(closed(outcome.detail()));
-                    case NO_STATE -> left > 1
-                            ? published.republishSession(sessionId).chain(() -> attempt(sessionId, epoch, version, changes, left - 1))
-                            : Uni.createFrom().failure(ApiException.notFound("SESSION_NOT_FOUND", "No such session."));
-                    case NO_DRAFT -> left > 1
-                            ? restorer.restore(sessionId).chain(() -> attempt(sessionId, epoch, version, changes, left - 1))
-                            : Uni.createFrom().failure(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
-                                    "The draft could not be restored.", 1));
+                    case NO_STATE -> republished
+                            ? Uni.createFrom().failure(ApiException.notFound("SESSION_NOT_FOUND", "No such session."))
+                            : published.republishSession(sessionId)
+                                    .chain(() -> attempt(sessionId, epoch, version, changes, true, restored));
+                    case NO_DRAFT -> restored
+                            ? Uni.createFrom().failure(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                                    "The draft could not be restored.", 1))
+                            : restorer.restore(sessionId)
+                                    .chain(() -> attempt(sessionId, epoch, version, changes, republished, true));
                 });
     }
 

@@ -31,7 +31,8 @@ public class DraftRestorer {
 
     public Uni<Void> restore(String sessionId) {
         return running.computeIfAbsent(sessionId, id -> examOf(id)
-                .chain(examId -> repository.open(id, examId))
+                .chain(examId -> repository.open(id, examId).onFailure(f -> !(f instanceof ApiException))
+                        .transform(DraftRestorer::unavailable))
                 .chain(draft -> store.restore(draft).invoke(written -> {
                     if (written && draft.generation() > 1) {
                         LOG.infof("draft of session %s restored from PostgreSQL as generation %d", id, draft.generation());
@@ -40,6 +41,16 @@ public class DraftRestorer {
                 .replaceWithVoid()
                 .onTermination().invoke(() -> running.remove(id))
                 .memoize().indefinitely());
+    }
+
+    /**
+     * Opening or restoring a draft needs PostgreSQL (the generation lives there); while it is
+     * down, only those requests fail — with 503, which clients retry — and autosaves of open
+     * drafts carry on in Redis.
+     */
+    private static Throwable unavailable(Throwable failure) {
+        LOG.warnf("cannot open a draft in PostgreSQL: %s", failure.toString());
+        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The draft cannot be opened right now; retry.", 1);
     }
 
     private Uni<String> examOf(String sessionId) {

@@ -1,4 +1,6 @@
--- Benchmark ceiling: one Lua call touching one hash, the least an autosave can cost.
--- KEYS[1] ans:{bench:<n>}:ceiling   ARGV[1] field  ARGV[2] value
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+-- Benchmark ceiling: one Lua call writing the delta's fields into one hash — the least an
+-- autosave can cost. KEYS[1] ans:{bench:<n>}:ceiling   ARGV field, value pairs
+if #ARGV > 0 then
+  redis.call('HSET', KEYS[1], unpack(ARGV))
+end
 return redis.call('HLEN', KEYS[1])

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Autosave benchmark (issue 3): realistic autosaves against answer-service next to the
+# ceiling endpoint (parse + one Redis Lua call), measured in the same run, at several
+# connection counts. Starts its own answer-service on BENCH_PORT with throw-away keys,
+# database exam_bench and Redis db 2, so it never touches a running suite or the tests.
+#
+#   bench/autosave/run.sh                          # the full run (minutes; quiet machine!)
+#   DURATION=3 WARMUP=2 CONNECTIONS=50 SESSIONS=200 bench/autosave/run.sh   # a smoke
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+SESSIONS="${SESSIONS:-5000}"
+CONNECTIONS="${CONNECTIONS:-50 200 1000}"
+DURATION="${DURATION:-30}"
+WARMUP="${WARMUP:-30}"
+THREADS="${THREADS:-2}"
+BENCH_PORT="${BENCH_PORT:-18082}"
+REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+REDIS_DB="${REDIS_DB:-2}"
+DB_NAME="${DB_NAME:-exam_bench}"
+JAR="$ROOT/answer-service/target/quarkus-app/quarkus-run.jar"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/autosave-bench.XXXXXX")"
+RESULTS="$HERE/results"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$RESULTS/$STAMP.md"
+URL="http://127.0.0.1:$BENCH_PORT"
+
+command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)"; exit 1; }
+command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
+ulimit -n 65536 2>/dev/null || true
+mkdir -p "$RESULTS"
+
+if [ ! -f "$JAR" ]; then
+  (cd "$ROOT" && ./mvnw -B -q -pl answer-service -am package -DskipTests)
+fi
+
+# Throw-away key pairs: the benchmark mints its own candidate tokens.
+for kind in candidate operator service; do
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
+done
+pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
+
+psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres -tAc \
+  "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
+  || psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres -qc "CREATE DATABASE $DB_NAME"
+
+SERVICE_PID=""
+cleanup() {
+  if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+  # Only the benchmark's own keys (its sessions, exam and ceiling hashes) in its own db.
+  if command -v redis-cli >/dev/null; then
+    for pattern in '*{autosave-bench-*' '*{exam:autosave-bench-*' 'ans:{bench:*'; do
+      redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan --pattern "$pattern" \
+        | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null
+    done
+  fi
+}
+trap cleanup EXIT
+
+EXAM_HTTP_PORT="$BENCH_PORT" EXAM_DB_NAME="$DB_NAME" \
+EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" \
+EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
+EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
+EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
+EXAM_BENCH_CEILING=true QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" \
+QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
+  java ${JAVA_OPTS:-} -jar "$JAR" >"$WORK/service.log" 2>&1 &
+SERVICE_PID=$!
+for _ in $(seq 1 120); do
+  curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && break
+  kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
+  sleep 1
+done
+curl -sf "$URL/q/health/ready" >/dev/null || { echo "answer-service did not get ready"; tail -50 "$WORK/service.log"; exit 1; }
+
+java "$HERE/Seed.java" "$SESSIONS" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions.txt"
+export BENCH_SESSIONS="$WORK/sessions.txt" BENCH_DIR="$HERE"
+
+run_wrk() { # script connections duration -> wrk output file
+  local script=$1 c=$2 d=$3 out=$4
+  wrk -t"$THREADS" -c"$c" -d"${d}s" --timeout 10s --latency -s "$HERE/$script" "$URL" >"$out" 2>&1 || true
+}
+field() { # wrk output, what -> value
+  case $2 in
+    rps) awk '/^Requests\/sec/ {print $2}' "$1" ;;
+    p50) awk '/^ +50%/ {print $2}' "$1" ;;
+    p99) awk '/^ +99%/ {print $2}' "$1" ;;
+    non2xx) awk '/Non-2xx/ {n=$NF} END {print n+0}' "$1" ;;
+    errors) awk '/Socket errors/ {sub(/.*Socket errors: /, ""); e=$0} END {print (e == "" ? "none" : e)}' "$1" ;;
+  esac
+}
+wait_for_flush() { # until nothing waits for the write-behind (at most 60 s)
+  for _ in $(seq 1 600); do
+    v=$(curl -sf "$URL/q/metrics" | awk '/^exam_answer_persist_backlog_age_seconds/ {print $2}')
+    [ "${v:-0}" = "0.0" ] || [ "${v:-0}" = "0" ] && return 0
+    sleep 0.1
+  done
+}
+
+echo "warm-up: ${WARMUP}s autosave + ${WARMUP}s ceiling at 200 connections (discarded)"
+run_wrk autosave.lua 200 "$WARMUP" "$WORK/warm-a.txt"
+run_wrk ceiling.lua 200 "$WARMUP" "$WORK/warm-c.txt"
+wait_for_flush
+
+{
+  echo "# Autosave benchmark $STAMP"
+  echo
+  echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell; load generator on the same host."
+  echo
+  echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+} >"$OUT"
+
+for c in $CONNECTIONS; do
+  curl -sf "$URL/q/metrics" >"$WORK/before.txt"
+  run_wrk autosave.lua "$c" "$DURATION" "$WORK/a-$c.txt"
+  wait_for_flush
+  curl -sf "$URL/q/metrics" >"$WORK/after.txt"
+  read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
+  run_wrk ceiling.lua "$c" "$DURATION" "$WORK/c-$c.txt"
+  a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
+  pct=$(python3 -c "print(f'{100*float(\"${a:-0}\")/max(float(\"${ce:-0}\"),1e-9):.0f} %')")
+  echo "| $c | autosave | $a | $(field "$WORK/a-$c.txt" p50) | $(field "$WORK/a-$c.txt" p99) | $(field "$WORK/a-$c.txt" non2xx) | $(field "$WORK/a-$c.txt" errors) | $lag50 / $lag99 | $pct |" >>"$OUT"
+  echo "| $c | ceiling | $ce | $(field "$WORK/c-$c.txt" p50) | $(field "$WORK/c-$c.txt" p99) | $(field "$WORK/c-$c.txt" non2xx) | $(field "$WORK/c-$c.txt" errors) | — | 100 % |" >>"$OUT"
+  cp "$WORK/a-$c.txt" "$RESULTS/$STAMP-autosave-$c.wrk.txt"
+  cp "$WORK/c-$c.txt" "$RESULTS/$STAMP-ceiling-$c.wrk.txt"
+done
+
+cat "$OUT"
+echo
+echo "results: $OUT (raw wrk output beside it)"
