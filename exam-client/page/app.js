@@ -23,6 +23,13 @@ const ERROR_TEXT = {
   OPEN_IN_ANOTHER_TAB: 'This exam is open in another tab of this browser. Answer there, or use this tab instead.',
   SESSION_CLOSED: 'The exam is closed: no more changes are accepted.',
 };
+// One line for the status banner; the alert below it carries the full explanation and the action.
+const STATUS_ERROR_TEXT = {
+  SESSION_TAKEN_OVER: 'Paused: this exam is open on another device.',
+  AUTH_REQUIRED: 'Paused: sign in again to keep saving. Your answers are on this device.',
+  OPEN_IN_ANOTHER_TAB: 'Paused: this exam is open in another tab.',
+  SESSION_CLOSED: 'The exam is closed.',
+};
 const LOGIN_ERRORS = {
   401: 'Those details were not recognised. Check the exam ID, your candidate ID and the access code.',
   429: 'Too many attempts. Please wait a minute and try again.',
@@ -242,7 +249,7 @@ function onStatus(status) {
   banner.dataset.state = status.state;
   let text = status.message;
   if (status.state === 'error' && status.error) {
-    text = ERROR_TEXT[status.error.code] || `${status.message} (${status.error.code})`;
+    text = STATUS_ERROR_TEXT[status.error.code] || `${status.message} (${status.error.code})`;
     if (status.error.code === 'AUTH_REQUIRED') {
       showAlert(ERROR_TEXT.AUTH_REQUIRED, { label: 'Sign in again', run: () => showLogin(client.session) });
     }
