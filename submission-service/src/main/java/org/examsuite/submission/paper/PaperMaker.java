@@ -77,10 +77,17 @@ public class PaperMaker {
     }
 
     public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor) {
+        return ensure(session, candidateId, submittedBy, actor, false);
+    }
+
+    /** {@code justChecked}: the caller found no paper a moment ago, so the first look is skipped. */
+    public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor, boolean justChecked) {
         long giveUpAt = System.nanoTime() + maxWait.toNanos();
         long pauseMillis = 20;
+        boolean look = !justChecked;
         while (true) {
-            Paper paper = existing(session.sessionId());
+            Paper paper = look ? existing(session.sessionId()) : null;
+            look = true;
             if (paper != null) {
                 return new Outcome(paper, false);
             }

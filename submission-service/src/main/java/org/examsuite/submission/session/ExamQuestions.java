@@ -42,7 +42,10 @@ public class ExamQuestions {
     @RestClient
     SessionClient sessions;
 
+    private static final long ASK_AGAIN_AFTER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
     private final Map<String, Map<String, Spec>> cache = new ConcurrentHashMap<>();
+    private final Map<String, Long> unpublished = new ConcurrentHashMap<>();
 
     public void check(String examId, FinalSheet sheet) {
         Map<String, Spec> questions = questions(examId);
@@ -91,6 +94,10 @@ public class ExamQuestions {
         if (cached != null) {
             return cached;
         }
+        Long askAgainAt = unpublished.get(examId);
+        if (askAgainAt != null && System.nanoTime() < askAgainAt) {
+            return null;
+        }
         Map<String, Spec> read = read(examId);
         if (read == null) {
             try (Response response = sessions.publishExam(examId)) {
@@ -101,6 +108,11 @@ public class ExamQuestions {
         }
         if (read == null) {
             LOG.infof("questions of exam %s are not published: checking the sheet's shape only", examId);
+            // Not on every submission: session-service is asked again after a while.
+            if (unpublished.size() >= MAX_CACHED_EXAMS) {
+                unpublished.clear();
+            }
+            unpublished.put(examId, System.nanoTime() + ASK_AGAIN_AFTER_NANOS);
             return null;
         }
         if (cache.size() >= MAX_CACHED_EXAMS) {

@@ -132,9 +132,11 @@ public class SubmissionService {
                 Canonical.sha256Hex(sheet.canonicalBody()));
         if (lookup.outcome() == IdempotencyStore.Outcome.REPLAY) {
             Paper paper = papers.findById(UUID.fromString(lookup.paperId()));
-            if (paper != null) {
-                return new Reply(lookup.status(), paper, true);
+            if (paper == null) {
+                // A record naming a paper PostgreSQL does not have: never answer from it.
+                throw ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
             }
+            return new Reply(lookup.status(), paper, true);
         }
         IdempotencyStore.Claim claim = lookup.claim();
         try {
@@ -163,8 +165,8 @@ public class SubmissionService {
             }
             // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
             PaperMaker.Outcome made = inTime
-                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId)
-                    : maker.ensure(session, candidateId, "AUTO", "late-submit");
+                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId, true)
+                    : maker.ensure(session, candidateId, "AUTO", "late-submit", true);
             int status = made.created() && inTime ? 201 : 200;
             idempotency.complete(claim, status, made.paper().paperId().toString());
             claim = null;

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The deadline storm (issue 4): N sessions with autosaved drafts submit within WINDOW seconds,
+# with client retries, double clicks and second devices; reports throughput, p50/p99,
+# duplicates (must be 0) and missing papers (must be 0). Starts its own answer-service and
+# submission-service on bench ports with throw-away keys (database exam_bench, Redis db 2) and a
+# session-service stub, so it never touches a running suite or the tests.
+#
+#   bench/deadline-storm/run.sh                                   # 3,000 and 10,000 sessions in 10 s
+#   SESSIONS="200" WINDOW=2 bench/deadline-storm/run.sh           # a seconds-long smoke
+#   SESSIONS="10000" WINDOW=0 bench/deadline-storm/run.sh         # as hard as it goes: all at once
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+SESSIONS="${SESSIONS:-3000 10000}"
+WINDOW="${WINDOW:-10}"
+REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+REDIS_DB="${REDIS_DB:-2}"
+DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
+DB_USER="${EXAM_DB_USER:-postgres}"
+DB_NAME="${DB_NAME:-exam_bench}"
+SESSION_PORT="${SESSION_PORT:-18181}"
+ANSWER_PORT="${ANSWER_PORT:-18182}"
+SUBMISSION_PORT="${SUBMISSION_PORT:-18183}"
+STREAM="stream:{papers}:bench"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/deadline-storm.XXXXXX")"
+RESULTS="$HERE/results"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$RESULTS/$STAMP.md"
+
+command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
+command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
+ulimit -n 65536 2>/dev/null || true
+mkdir -p "$RESULTS"
+
+for module in answer-service submission-service; do
+  if [ ! -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]; then
+    (cd "$ROOT" && ./mvnw -B -q -pl "$module" -am package -DskipTests)
+  fi
+done
+
+for kind in candidate operator service paper; do
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
+done
+pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
+
+psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
+  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL "$STREAM" >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+java "$HERE/Storm.java" session-stub "$SESSION_PORT" >"$WORK/session-stub.log" 2>&1 &
+PIDS+=($!)
+
+start_service() { # module port
+  EXAM_HTTP_PORT="$2" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+  EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
+  EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
+  EXAM_PAPER_PRIVATE_KEY="$(cat "$WORK/paper.key")" EXAM_PAPERS_STREAM="$STREAM" \
+  EXAM_SESSION_URL="http://127.0.0.1:$SESSION_PORT" EXAM_ANSWER_URL="http://127.0.0.1:$ANSWER_PORT" \
+  QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
+    java ${JAVA_OPTS:-} -jar "$ROOT/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
+  PIDS+=($!)
+}
+start_service answer-service "$ANSWER_PORT"
+start_service submission-service "$SUBMISSION_PORT"
+for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
+  for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
+    sleep 1
+  done
+  curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "service on $port not ready"; tail -40 "$WORK"/*.log; exit 1; }
+done
+
+{
+  echo "# Deadline storm — $STAMP"
+  echo
+  echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "Window ${WINDOW} s; double clicks ${DOUBLE_CLICK:-0.10}, second devices ${SECOND_DEVICE:-0.05}; driver on the same machine."
+} >"$OUT"
+
+for n in $SESSIONS; do
+  # Seeds published session state + tokens the way session-service would (shared with bench/autosave).
+  java "$ROOT/bench/autosave/Seed.java" "$n" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions-$n.txt"
+  java "$HERE/Storm.java" drafts "$WORK/sessions-$n.txt" "http://127.0.0.1:$ANSWER_PORT"
+  java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
+    "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
+  exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
+  db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
+    "SELECT count(*) || ' papers, ' || count(DISTINCT session_id) || ' sessions' FROM exam_submission.papers WHERE exam_id = '$exam_id'")"
+  {
+    echo
+    echo "## $n sessions"
+    echo
+    cat "$WORK/storm-$n.md"
+    echo "| PostgreSQL (unique per session) | $db_check |"
+  } >>"$OUT"
+done
+grep -h "ERROR" "$WORK/submission-service.log" | head -5 >>"$OUT" || true
+cat "$OUT"
+echo "report: $OUT"
