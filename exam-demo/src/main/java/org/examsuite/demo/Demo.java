@@ -170,10 +170,10 @@ public final class Demo {
     }
 
     private static String status(Counters counters, FaultLog faults, int candidates, long runStart) {
-        return String.format(Locale.ROOT, "t+%ds started %d/%d autosaves %d retries %d faults %d submitted %d done %d/%d",
+        return String.format(Locale.ROOT, "t+%ds started %d/%d autosaves %d retries %d faults %d submits %d | candidates done %s",
                 (System.currentTimeMillis() - runStart) / 1000, counters.get("candidates.started"), candidates,
                 counters.get("autosave.ok"), counters.sumPrefix("retry."), faults.total(), counters.get("submits"),
-                counters.get("candidates.done"), candidates);
+                Progress.bar(counters.get("candidates.done") / (double) candidates));
     }
 
     private static List<FaultProxy.Route> routes(DemoOptions options) {

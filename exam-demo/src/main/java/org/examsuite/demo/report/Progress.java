@@ -50,7 +50,7 @@ public final class Progress implements AutoCloseable {
         }
     }
 
-    static String bar(double fraction) {
+    public static String bar(double fraction) {
         double clamped = Math.max(0, Math.min(1, fraction));
         int filled = (int) Math.round(clamped * 30);
         return "[" + "#".repeat(filled) + "-".repeat(30 - filled) + "] " + String.format(Locale.ROOT, "%3.0f%%", clamped * 100);
