@@ -40,7 +40,7 @@ export const STATUS_MESSAGES = Object.freeze({
   saved: 'All answers saved.',
   saving: 'Saving…',
   'offline-saved-locally': 'Network is poor — your answers are saved on this device and will sync automatically.',
-  syncing: 'Back online — syncing your answers…',
+  syncing: 'Syncing your answers with the server…',
   submitting: 'Submitting your answers…',
   submitted: 'Your answers have been submitted.',
   error: 'Your answers are saved on this device, but the server refused them.',
@@ -1028,7 +1028,7 @@ export class ExamClient {
       state = 'error';
       error = this._finalError.toJSON ? this._finalError.toJSON() : this._finalError;
     } else if (this.state === 'submitting') state = this._offline && !this._onlineHint ? 'offline-saved-locally' : 'submitting';
-    else if (pending > 0 && this._offline && !this._onlineHint) state = 'offline-saved-locally';
+    else if (this._offline && !this._onlineHint && (pending > 0 || this._inFlight)) state = 'offline-saved-locally';
     else if (this._inFlight === 'syncing' || (pending > 0 && this._offline)) state = 'syncing';
     else if (this._inFlight || pending > 0) state = 'saving';
     else state = 'saved';

@@ -196,3 +196,31 @@ test('429 with Retry-After and 409 REQUEST_IN_PROGRESS are retried; SESSION_TAKE
   assert.equal(w.patches().length, count, 'no retry of a final error');
   assert.equal(other.deviceEpoch, 2);
 });
+
+test('opening offline with nothing pending says answers are on this device, not "syncing"', async () => {
+  w = world();
+  const c = await w.start();
+  await c.setAnswer('q1', '4');
+  await w.timers.advance(1500);
+  await c.close();
+  w.api.before = () => networkDown();
+  const again = await w.resume();
+  await w.timers.advance(2000);
+  assert.equal(again.status.state, 'offline-saved-locally');
+  w.api.before = null;
+  await w.timers.advance(60_000);
+  assert.equal(again.status.state, 'saved');
+});
+
+test('a large backlog is split into requests under the size limit', async () => {
+  w = world({ clientOptions: { maxRequestBytes: 3000 } });
+  const c = await w.start();
+  await c.setAnswer('q4', 'a'.repeat(1200));
+  await c.setAnswer('q6', 'b'.repeat(1200));
+  await c.setAnswer('q1', '4');
+  await w.timers.advance(1500);
+  const sizes = w.patches().map((p) => p.rawBody.length);
+  assert.equal(sizes.length, 2);
+  for (const size of sizes) assert.ok(size < 3000, `${size} bytes`);
+  assert.equal(Object.keys(w.api.currentAnswers(c.sessionId)).length, 3);
+});
