@@ -215,8 +215,8 @@ test('opening offline with nothing pending says answers are on this device, not 
 test('a large backlog is split into requests under the size limit', async () => {
   w = world({ clientOptions: { maxRequestBytes: 3000 } });
   const c = await w.start();
-  await c.setAnswer('q4', 'a'.repeat(1200));
-  await c.setAnswer('q6', 'b'.repeat(1200));
+  await c.setAnswer('q4', 'a'.repeat(1600));
+  await c.setAnswer('q6', 'b'.repeat(1600));
   await c.setAnswer('q1', '4');
   await w.timers.advance(1500);
   const sizes = w.patches().map((p) => p.rawBody.length);
