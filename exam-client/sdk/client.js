@@ -569,6 +569,12 @@ export class ExamClient {
         this._emitStatus();
         return false; // gave up for now (submit or close took over); answers stay dirty
       }
+      const culprit = err.body?.questionId;
+      if ((err.status === 400 || err.status === 413) && sent.versions.size > 1 && sent.versions.has(culprit)) {
+        // The server named the answer it refused: set it aside, send the others at once.
+        await this._markRejected({ versions: new Map([[culprit, sent.versions.get(culprit)]]) }, err);
+        return this._pushChunk([...sent.versions.keys()].filter((q) => q !== culprit), backlog);
+      }
       if ((err.status === 400 || err.status === 413) && sent.versions.size > 1) {
         // One bad answer must not hold back the others: send them one by one.
         for (const q of sent.versions.keys()) {

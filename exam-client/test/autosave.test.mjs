@@ -131,9 +131,11 @@ test('per-question stale: the server value is adopted and not retried', async ()
   assert.equal(w.patches().length, before, 'stale is success: no retry');
 });
 
-test('a rejected answer (400) does not hold back the others', async () => {
+for (const anonymous of [false, true]) test(`a rejected answer (400${anonymous ? ', not named' : ', named by questionId'}) does not hold back the others`, async () => {
   w = world();
+  w.api.anonymousRejections = anonymous;
   const c = await w.start();
+  await c.setAnswer('q3', true);
   // The SDK validates too; go around it to reach the server's 400 path.
   c.questions.find((q) => q.id === 'q4').type = 'ESSAY';
   await c.setAnswer('q4', 'INVALID');
@@ -143,8 +145,9 @@ test('a rejected answer (400) does not hold back the others', async () => {
   await w.timers.advance(1500);
   await w.timers.advance(100);
   assert.deepEqual(rejected, ['q4']);
-  assert.deepEqual(w.api.currentAnswers(c.sessionId), { q1: '4' });
+  assert.deepEqual(w.api.currentAnswers(c.sessionId), { q1: '4', q3: true });
   assert.equal(c.pendingCount(), 0);
+  assert.equal(w.patches().length, anonymous ? 4 : 2, anonymous ? 'batch, then one by one' : 'batch, then the rest at once');
 });
 
 test('invalid values are refused locally', async () => {

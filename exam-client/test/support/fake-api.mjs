@@ -11,10 +11,10 @@
  */
 import http from 'node:http';
 
-const problem = (status, code, detail, headers = {}) => ({
+const problem = (status, code, detail, headers = {}, extra = {}) => ({
   status,
   headers: { 'content-type': 'application/problem+json', ...headers },
-  body: { type: 'about:blank', title: code, status, detail, code },
+  body: { type: 'about:blank', title: code, status, detail, code, ...extra },
 });
 const json = (status, body, headers = {}) => ({ status, headers: { 'content-type': 'application/json', ...headers }, body });
 
@@ -218,8 +218,11 @@ export class FakeExamApi {
     if (!Number.isInteger(version) || version < 1) return problem(400, 'VALIDATION_FAILED', 'version');
     for (const c of body.changes || []) {
       const q = exam.questions.find((x) => x.id === c.questionId);
-      if (!q) return problem(400, 'UNKNOWN_QUESTION', c.questionId);
-      if (c.value === 'INVALID') return problem(400, 'INVALID_ANSWER', c.questionId);
+      // Like answer-service, name the refused answer (problem extension member questionId),
+      // unless the test asks for the anonymous form.
+      const extra = this.anonymousRejections ? {} : { questionId: c.questionId };
+      if (!q) return problem(400, 'UNKNOWN_QUESTION', c.questionId, {}, extra);
+      if (c.value === 'INVALID') return problem(400, 'INVALID_ANSWER', c.questionId, {}, extra);
     }
     const applied = [];
     const stale = [];
