@@ -1,0 +1,176 @@
+package org.examsuite.session.live;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.Tenant;
+import io.quarkus.oidc.TenantIdentityProvider;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.HandshakeRequest;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.examsuite.session.session.SessionRow;
+import org.examsuite.session.session.SessionService;
+
+/**
+ * {@code /api/v1/sessions/{sessionId}/live} (DESIGN.md §4.2). Browsers cannot set
+ * {@code Authorization} on a WebSocket, so the candidate token comes either as a second
+ * subprotocol ({@code new WebSocket(url, ["exam-live", token])}; the server answers with
+ * {@code exam-live}) or as the first message {@code {"type": "AUTH", "token": "..."}}.
+ * The token is checked by the same OIDC tenant as on REST, and must be for this session.
+ * Then the server pushes the time ({@code TIME}, also on request) and every proctor command
+ * ({@code EXTENDED}, {@code WARNING}, {@code FORCE_SUBMITTED}, {@code SUBMITTED},
+ * {@code TAKEN_OVER}) with the same ids the heartbeat returns.
+ */
+@WebSocket(path = "/api/v1/sessions/{sessionId}/live")
+public class LiveSocket {
+    static final String SUBPROTOCOL = "exam-live";
+    static final CloseReason UNAUTHORIZED = new CloseReason(4401, "UNAUTHORIZED");
+    static final CloseReason FORBIDDEN = new CloseReason(4403, "FORBIDDEN");
+    private static final long AUTH_TIMEOUT_MS = 10_000;
+
+    @Inject
+    @Tenant("candidate")
+    TenantIdentityProvider candidateTokens;
+    @Inject
+    LiveHub hub;
+    @Inject
+    SessionService sessions;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Clock clock;
+    @Inject
+    Vertx vertx;
+
+    @OnOpen
+    public Uni<Void> open(WebSocketConnection connection) {
+        String token = tokenFromSubprotocols(connection.handshakeRequest());
+        if (token != null) {
+            return authenticate(connection, token);
+        }
+        vertx.setTimer(AUTH_TIMEOUT_MS, timer -> {
+            if (connection.isOpen() && !hub.holds(connection)) {
+                connection.close(UNAUTHORIZED).subscribe().with(done -> { }, failure -> { });
+            }
+        });
+        return Uni.createFrom().voidItem();
+    }
+
+    @OnTextMessage
+    public Uni<Void> message(WebSocketConnection connection, String text) {
+        JsonNode message;
+        try {
+            message = json.readTree(text);
+        } catch (JsonProcessingException e) {
+            return connection.sendText(error("MALFORMED_JSON"));
+        }
+        String type = message.path("type").asText();
+        if (!hub.holds(connection)) {
+            if ("AUTH".equals(type) && message.path("token").isTextual()) {
+                return authenticate(connection, message.path("token").asText());
+            }
+            return reject(connection, UNAUTHORIZED);
+        }
+        if ("TIME".equals(type)) {
+            return sessions.require(connection.pathParam("sessionId"))
+                    .chain(row -> connection.sendText(time(row)));
+        }
+        return connection.sendText(error("UNKNOWN_MESSAGE"));
+    }
+
+    @OnClose
+    public void close(WebSocketConnection connection) {
+        hub.remove(connection);
+    }
+
+    private Uni<Void> authenticate(WebSocketConnection connection, String token) {
+        String sessionId = connection.pathParam("sessionId");
+        return candidateTokens.authenticate(new AccessTokenCredential(token))
+                .onFailure().recoverWithNull()
+                .chain(identity -> {
+                    if (identity == null || !(identity.getPrincipal() instanceof JsonWebToken jwt)) {
+                        return reject(connection, UNAUTHORIZED);
+                    }
+                    if (!sessionId.equals(claim(jwt, "sessionId"))) {
+                        return reject(connection, FORBIDDEN);
+                    }
+                    long epoch = jwt.getClaim("deviceEpoch") instanceof JsonNumber n ? n.longValue() : -1;
+                    return sessions.require(sessionId).chain(row -> {
+                        if (epoch < row.deviceEpoch()) {
+                            return connection.sendText(error("SESSION_TAKEN_OVER"))
+                                    .chain(() -> connection.close(LiveHub.TAKEN_OVER));
+                        }
+                        hub.add(connection, sessionId, epoch);
+                        return connection.sendText(time(row));
+                    });
+                });
+    }
+
+    private Uni<Void> reject(WebSocketConnection connection, CloseReason reason) {
+        return connection.sendText(error(reason.getMessage())).chain(() -> connection.close(reason));
+    }
+
+    private String time(SessionRow row) {
+        Instant now = clock.instant();
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "TIME");
+        message.put("serverTime", now.toString());
+        message.put("deadline", row.deadline().toString());
+        message.put("remainingMs", row.submitted() ? 0 : Math.max(0, row.deadline().toEpochMilli() - now.toEpochMilli()));
+        message.put("status", row.status());
+        message.put("deviceEpoch", row.deviceEpoch());
+        if (row.paperId() != null) {
+            message.put("paperId", row.paperId());
+        }
+        return write(message);
+    }
+
+    private String error(String code) {
+        return write(Map.of("type", "ERROR", "code", code));
+    }
+
+    private String write(Map<String, ?> message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code Sec-WebSocket-Protocol: exam-live, <token>}: the entry that is not ours. */
+    static String tokenFromSubprotocols(HandshakeRequest handshake) {
+        String header = handshake.header(HandshakeRequest.SEC_WEBSOCKET_PROTOCOL);
+        if (header == null) {
+            return null;
+        }
+        for (String entry : header.split(",")) {
+            String value = entry.trim();
+            if (!value.isEmpty() && !value.equals(SUBPROTOCOL) && value.chars().filter(c -> c == '.').count() == 2) {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static String claim(JsonWebToken jwt, String name) {
+        Object value = jwt.getClaim(name);
+        if (value instanceof jakarta.json.JsonString string) {
+            return string.getString();
+        }
+        return value == null ? null : value.toString();
+    }
+}

@@ -1,0 +1,140 @@
+package org.examsuite.session.live;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.examsuite.session.Fixtures;
+import org.examsuite.session.Fixtures.Started;
+import org.examsuite.session.TestClock;
+import org.examsuite.testing.TestTokens;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The live socket: token as subprotocol or first message; time and proctor commands pushed. */
+@QuarkusTest
+class LiveSocketTest {
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    TestClock clock;
+
+    @BeforeEach
+    void resetClock() {
+        clock.reset();
+    }
+
+    /** Collects what the server sends, and how it closed. */
+    static final class Recorder implements WebSocket.Listener {
+        final List<String> messages = new CopyOnWriteArrayList<>();
+        volatile Integer closeCode;
+        private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                messages.add(partial.toString());
+                partial.setLength(0);
+            }
+            socket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
+            closeCode = statusCode;
+            return null;
+        }
+
+        boolean received(String fragment) {
+            return messages.stream().anyMatch(m -> m.contains(fragment));
+        }
+    }
+
+    private URI live(String sessionId) {
+        return URI.create(base.toString().replaceFirst("^http", "ws") + "api/v1/sessions/" + sessionId + "/live");
+    }
+
+    private WebSocket connect(String sessionId, Recorder recorder, String... subprotocols) {
+        WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder();
+        if (subprotocols.length > 0) {
+            builder.subprotocols(subprotocols[0], java.util.Arrays.copyOfRange(subprotocols, 1, subprotocols.length));
+        }
+        return builder.buildAsync(live(sessionId), recorder).join();
+    }
+
+    @Test
+    void tokenAsSubprotocolGetsTimeThenProctorCommands() {
+        Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
+        Recorder recorder = new Recorder();
+        WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
+        assertEquals("exam-live", socket.getSubprotocol());
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
+        assertTrue(recorder.messages.get(0).contains("\"status\":\"IN_PROGRESS\""), recorder.messages.get(0));
+
+        given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body(Map.of("seconds", 120, "reason", "network"))
+                .post("/api/v1/sessions/" + s.sessionId() + "/extend").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"EXTENDED\""));
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/sessions/" + s.sessionId() + "/force-submit").then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"FORCE_SUBMITTED\""));
+
+        socket.sendText("{\"type\": \"TIME\"}", true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"status\":\"SUBMITTED\""));
+        socket.abort();
+    }
+
+    @Test
+    void tokenAsFirstMessageAndTakeoverClosesTheOlderDevice() {
+        Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
+        Recorder recorder = new Recorder();
+        WebSocket socket = connect(s.sessionId(), recorder);
+        socket.sendText("{\"type\": \"AUTH\", \"token\": \"" + s.token() + "\"}", true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
+
+        Fixtures.start(s.examId(), s.candidateId(), s.accessCode()).then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TAKEN_OVER\""));
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.closeCode != null);
+        assertEquals(4409, recorder.closeCode);
+    }
+
+    @Test
+    void badOrForeignTokensAreRefused() {
+        String examId = Fixtures.openExam(clock.instant());
+        Started mine = Fixtures.startFresh(examId);
+        Started theirs = Fixtures.startFresh(examId);
+
+        Recorder foreign = new Recorder();
+        connect(theirs.sessionId(), foreign, "exam-live", mine.token());
+        await().atMost(Duration.ofSeconds(10)).until(() -> foreign.closeCode != null);
+        assertEquals(4403, foreign.closeCode);
+
+        Recorder expired = new Recorder();
+        WebSocket socket = connect(mine.sessionId(), expired);
+        socket.sendText("{\"type\": \"AUTH\", \"token\": \""
+                + TestTokens.expiredCandidate(mine.sessionId(), examId, mine.candidateId(), 1) + "\"}", true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> expired.closeCode != null);
+        assertEquals(4401, expired.closeCode);
+
+        Recorder silent = new Recorder();
+        WebSocket unauthenticated = connect(mine.sessionId(), silent);
+        unauthenticated.sendText("{\"type\": \"TIME\"}", true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> silent.closeCode != null);
+        assertEquals(4401, silent.closeCode);
+        assertTrue(silent.messages.stream().noneMatch(m -> m.contains("TIME")));
+    }
+}
