@@ -134,3 +134,18 @@ test('takeover: when another device signs in, this page locks, says so calmly, a
   await laptop.close();
   await tablet.close();
 });
+
+test('at the server deadline editing locks and the sheet is handed in (fake API, 8 s exam)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'deadline', durationMs: 8000, graceMs: 30_000 });
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+  await page.route('**/api/v1/answers/**', (route) => route.abort('connectionreset')); // the last answer never syncs
+  await question(page, 'q4').locator('input').fill('Paris');
+  await page.waitForFunction(() => window.examClient.answer('q4') === 'Paris');
+  await page.waitForFunction(() => document.body.dataset.view === 'done', null, { timeout: 30_000 });
+  const sessionId = await page.evaluate(() => window.examClient.sessionId);
+  assert.equal(fake.papersFor(sessionId)[0].answers.q4.value, 'Paris', 'the unsynced answer reached the paper through the sheet');
+  assert.equal(await page.evaluate(() => window.examClient.setAnswer('q4', 'Lyon').then(() => 'saved', (e) => e.code)), 'EDITING_LOCKED');
+  await context.close();
+});
