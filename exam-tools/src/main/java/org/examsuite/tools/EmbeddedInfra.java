@@ -61,6 +61,8 @@ public final class EmbeddedInfra implements AutoCloseable {
                 .setting("save \"\"")
                 .setting("appendonly no")
                 .setting("dir " + spec.workDir().toAbsolutePath())
+                // lets ./exam down find a server left behind by a daemon that was killed hard
+                .setting("pidfile " + spec.workDir().resolve("redis.pid").toAbsolutePath())
                 .build();
         redis.start();
         started.push(redis::stop);
