@@ -4,10 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,6 +105,51 @@ class MetricNamesTest {
                 "exam_saga_step_duration_seconds_bucket")) {
             assertTrue(used.contains(design), design + " (DESIGN.md §5) is on no panel and in no alert");
         }
+    }
+
+    /**
+     * The static half of "the services really export them": every exam_* metric in the list is
+     * registered as a Micrometer meter in the source of the service the list names. (Micrometer's
+     * Prometheus names: counter a.b → a_b_total, timer a.b → a_b_seconds_*, gauge a.b → a_b.)
+     * The live half (/q/metrics of the running suite) is described in docs/operations.md.
+     */
+    @Test
+    void everyExamMetricIsAMeterOfTheServiceThatTheListNames() throws IOException {
+        Map<String, String> missing = new TreeMap<>();
+        for (String line : K8sDir.read(K8sDir.EXPORTED_METRICS).split("\n")) {
+            String[] fields = line.strip().split("\\s+");
+            if (fields.length < 2 || !fields[0].startsWith("exam_")) {
+                continue;
+            }
+            String base = fields[0].replaceAll("_(total|bucket|count|sum|max)$", "");
+            Set<String> meterNames = new TreeSet<>(List.of(base.replace('_', '.'), base.replaceAll("_seconds$", "").replace('_', '.')));
+            Set<String> registered = meterNamesIn(fields[1]);
+            if (meterNames.stream().noneMatch(registered::contains)) {
+                missing.put(fields[0], fields[1] + " registers none of " + meterNames);
+            }
+        }
+        assertEquals(Map.of(), missing, "update monitoring/exported-metrics.txt (and the rules/dashboard) with the service");
+    }
+
+    private static final Map<String, Set<String>> METERS_BY_MODULE = new ConcurrentHashMap<>();
+
+    private static Set<String> meterNamesIn(String module) throws IOException {
+        if (!METERS_BY_MODULE.containsKey(module)) {
+            Set<String> names = new TreeSet<>();
+            Path sources = K8sDir.ROOT.resolveSibling(module).resolve("src/main/java");
+            assertTrue(Files.isDirectory(sources), "no module " + module + " (second column of exported-metrics.txt)");
+            Pattern literal = Pattern.compile("\"(exam\\.[a-z0-9.]+)\"");
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    Matcher m = literal.matcher(Files.readString(file));
+                    while (m.find()) {
+                        names.add(m.group(1));
+                    }
+                }
+            }
+            METERS_BY_MODULE.put(module, names);
+        }
+        return METERS_BY_MODULE.get(module);
     }
 
     @Test
