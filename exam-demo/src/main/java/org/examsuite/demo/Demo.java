@@ -81,12 +81,20 @@ public final class Demo {
         System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
     }
 
+    /** A finished run: its exit code, what it saw, and the report's path (null when it never got that far). */
+    record Result(int exitCode, RunData data, Path report) {
+    }
+
     static int run(DemoOptions options) throws IOException, InterruptedException {
+        return execute(options).exitCode();
+    }
+
+    static Result execute(DemoOptions options) throws IOException, InterruptedException {
         HttpClient direct = ApiClient.newHttpClient();
         List<String> notReady = notReady(direct, options);
         if (!notReady.isEmpty()) {
             System.err.println("exam demo: the suite is not ready (" + String.join(", ", notReady) + "); start it with ./exam up");
-            return EXIT_NOT_READY;
+            return new Result(EXIT_NOT_READY, null, null);
         }
         Counters counters = new Counters();
         Latencies latencies = new Latencies();
@@ -148,7 +156,8 @@ public final class Demo {
 
             System.out.println("exam over; verifying against the services and the database (directly, not through the proxy)");
             ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
-                    options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(), options.dbPassword()),
+                    options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(), options.dbPassword(),
+                    options.papersTable()),
                     options.operatorToken(), line -> {
                         if (terminal) {
                             System.out.print("\r" + line + "        ");
@@ -165,7 +174,7 @@ public final class Demo {
             System.out.print(Summary.render(run));
             Path report = HtmlReport.write(run, options.reportDir());
             System.out.println("\nreport: " + report.toAbsolutePath());
-            return verification.ok() ? EXIT_VERIFIED : EXIT_FAILED;
+            return new Result(verification.ok() ? EXIT_VERIFIED : EXIT_FAILED, run, report);
         }
     }
 

@@ -4,12 +4,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import org.examsuite.demo.proxy.NetworkProfile;
+import org.examsuite.demo.verify.PaperCounts;
 
 /** Command-line options of {@code ./exam demo}, with defaults from the suite's environment variables. */
 public record DemoOptions(int candidates, int durationSeconds, int graceSeconds, NetworkProfile network, long seed,
         boolean keepRunning, Path reportDir, String operatorToken, URI sessionUrl, URI answerUrl, URI submissionUrl,
-        URI gradingUrl, int proxyPortBase, String jdbcUrl, String dbUser, String dbPassword, int waitSeconds,
-        int requestTimeoutMs) {
+        URI gradingUrl, int proxyPortBase, String jdbcUrl, String dbUser, String dbPassword, String papersTable,
+        int waitSeconds, int requestTimeoutMs) {
 
     public static final String USAGE = String.join("\n",
             "usage: exam demo [--candidates N] [--duration SECONDS] [--network good|weak|hostile] [--seed N]",
@@ -77,7 +78,7 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
         return new DemoOptions(candidates, duration, grace, profile, seed, keepRunning, reportDir, token.trim(),
                 url(env, "EXAM_SESSION_URL", 8081), url(env, "EXAM_ANSWER_URL", 8082), url(env, "EXAM_SUBMISSION_URL", 8083),
                 url(env, "EXAM_GRADING_URL", 8084), proxyBase, jdbc, env.getOrDefault("EXAM_DB_USER", "postgres"),
-                env.getOrDefault("EXAM_DB_PASSWORD", ""), wait, timeout);
+                env.getOrDefault("EXAM_DB_PASSWORD", ""), PaperCounts.TABLE, wait, timeout);
     }
 
     private static URI url(Map<String, String> env, String name, int port) {

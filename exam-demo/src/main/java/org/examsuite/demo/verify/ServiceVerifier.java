@@ -22,7 +22,7 @@ import org.examsuite.demo.client.ApiResult;
 public final class ServiceVerifier {
     /** Where the services and the database are. */
     public record Targets(URI sessionBase, URI submissionBase, URI gradingBase, String jdbcUrl, String dbUser,
-            String dbPassword) {
+            String dbPassword, String papersTable) {
     }
 
     static final String AWAITING_MARKS = "awaiting operator marks for ";
@@ -127,7 +127,8 @@ public final class ServiceVerifier {
     /** Papers per session straight from exam_submission (read-only); null when the database cannot be read. */
     private Map<String, Integer> sqlPaperCounts(String examId, Verification verification) {
         try {
-            Map<String, Integer> counts = PaperCounts.bySession(targets.jdbcUrl(), targets.dbUser(), targets.dbPassword(), examId);
+            Map<String, Integer> counts = PaperCounts.bySession(targets.jdbcUrl(), targets.dbUser(), targets.dbPassword(),
+                    targets.papersTable(), examId);
             verification.sqlPapers = counts.values().stream().mapToLong(Integer::longValue).sum();
             return counts;
         } catch (SQLException e) {
