@@ -44,9 +44,9 @@ public class Republisher {
     public Uni<Integer> republish() {
         Instant since = clock.instant().minus(LOOK_BACK);
         Uni<Integer> examCount = exams.closingAfter(pool, since).chain(list -> Multi.createFrom().iterable(list)
-                .onItem().transformToUni(published::publishExam).merge(8).collect().asList().map(done -> list.size()));
+                .onItem().transformToUni(exam -> published.publishExam(exam).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
         Uni<Integer> sessionCount = sessions.dueAfter(pool, since).chain(list -> Multi.createFrom().iterable(list)
-                .onItem().transformToUni(published::publishSession).merge(8).collect().asList().map(done -> list.size()));
+                .onItem().transformToUni(row -> published.publishSession(row).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
         return examCount.chain(e -> sessionCount.map(s -> e + s));
     }
 }

@@ -24,12 +24,15 @@ public class SessionInternalResource {
             @Pattern(regexp = "CANDIDATE|AUTO|PROCTOR") String submittedBy) {
     }
 
-    /** Idempotent (204 again and again); the status only moves forward. */
+    /**
+     * Idempotent (204 again and again); the status only moves forward. {@code submittedBy}
+     * is optional: when a report without it comes first, a later one (or the auto-submit
+     * answer) fills it in.
+     */
     @POST
     @Path("/submitted")
     public Uni<Void> submitted(@PathParam("sessionId") String sessionId, @Valid @NotNull Submitted body) {
-        return sessions.recordSubmission(sessionId, body.paperId(), body.submittedBy() == null ? "CANDIDATE" : body.submittedBy())
-                .replaceWithVoid();
+        return sessions.recordSubmission(sessionId, body.paperId(), body.submittedBy()).replaceWithVoid();
     }
 
     /** A reader that found {@code ses:{<sessionId>}:state} missing asks for it again (204). */

@@ -154,7 +154,7 @@ public class SessionService {
 
     /**
      * The session's paper exists (reported by submission-service, or returned by its
-     * auto-submit): IN_PROGRESS → SUBMITTED, once. Repeating it is fine; another paper for
+     * auto-submit): IN_PROGRESS → SUBMITTED, once. {@code submittedBy} may be null (not told). Repeating it is fine; another paper for
      * the same session is a conflict (it cannot happen while submission-service holds its
      * one-paper-per-session rule).
      */
@@ -162,13 +162,18 @@ public class SessionService {
         return store.markSubmitted(pool, sessionId, paperId, submittedBy, clock.instant()).chain(updated -> {
             if (updated != null) {
                 return published.publishSession(updated)
-                        .chain(() -> commands.push(sessionId, "SUBMITTED", Map.of("paperId", paperId, "submittedBy", submittedBy)))
+                        .chain(() -> commands.push(sessionId, "SUBMITTED", Map.of("paperId", paperId)))
                         .replaceWith(updated);
             }
             return require(sessionId).chain(row -> {
                 if (!paperId.equals(row.paperId())) {
                     throw ApiException.conflict("PAPER_MISMATCH", "The session already has another paper.")
                             .with("paperId", row.paperId());
+                }
+                if (row.submittedBy() == null && submittedBy != null) {
+                    return store.fillSubmitter(pool, sessionId, paperId, submittedBy)
+                            .map(filled -> filled == null ? row : filled)
+                            .call(published::publishSession);
                 }
                 return published.publishSession(row).replaceWith(row);
             });

@@ -56,6 +56,13 @@ public class SessionStore {
                 .execute(Tuple.of(sessionId, paperId, submittedBy, at(submittedAt))).map(SessionStore::first);
     }
 
+    /** Who submitted, learnt after the status changed (the first report did not say). */
+    Uni<SessionRow> fillSubmitter(SqlClient client, String sessionId, String paperId, String submittedBy) {
+        return client.preparedQuery("UPDATE session SET submitted_by = $3, row_version = row_version + 1 "
+                + "WHERE session_id = $1 AND paper_id = $2 AND submitted_by IS NULL RETURNING *")
+                .execute(Tuple.of(sessionId, paperId, submittedBy)).map(SessionStore::first);
+    }
+
     public Uni<SessionRow> extend(SqlClient tx, String sessionId, int seconds) {
         return tx.preparedQuery("UPDATE session SET deadline = deadline + ($2::int * interval '1 second'), "
                 + "submit_due_at = submit_due_at + ($2::int * interval '1 second'), row_version = row_version + 1 "

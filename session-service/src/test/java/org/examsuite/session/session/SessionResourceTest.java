@@ -377,7 +377,12 @@ class SessionResourceTest {
         assertEquals("SUBMITTED", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "status"));
         given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).then().statusCode(200)
                 .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-1")).body("remainingMs", equalTo(0))
-                .body("submittedBy", equalTo("CANDIDATE"));
+                .body("submittedBy", nullValue());
+        // a later report that says who submitted fills it in (the status stays)
+        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON)
+                .body(Map.of("paperId", "paper-1", "submittedBy", "CANDIDATE")).post(submitted).then().statusCode(204);
+        given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).then()
+                .body("status", equalTo("SUBMITTED")).body("submittedBy", equalTo("CANDIDATE"));
         // a later start (resume) does not bring IN_PROGRESS back
         start(examId, s.candidateId(), s.accessCode()).then().statusCode(200).body("status", equalTo("SUBMITTED"))
                 .body("paperId", equalTo("paper-1"));
