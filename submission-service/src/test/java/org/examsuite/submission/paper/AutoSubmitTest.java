@@ -34,6 +34,39 @@ class AutoSubmitTest extends SubmissionTestBase {
     }
 
     @Test
+    void twoSessionServiceReplicasAutoSubmittingTheSameSessionsMakeOnePaperEach() throws Exception {
+        java.util.List<Session> expired = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            expired.add(session(Duration.ofMinutes(-1)));
+        }
+        java.util.concurrent.ExecutorService replicas = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.List<java.util.concurrent.Future<java.util.List<io.restassured.response.Response>>> runs = new java.util.ArrayList<>();
+            for (int replica = 0; replica < 2; replica++) {
+                runs.add(replicas.submit(() -> {
+                    java.util.List<io.restassured.response.Response> answers = new java.util.ArrayList<>();
+                    for (Session s : expired) {
+                        answers.add(autoSubmit(s, "AUTO").extract().response());
+                    }
+                    return answers;
+                }));
+            }
+            java.util.List<io.restassured.response.Response> first = runs.get(0).get();
+            java.util.List<io.restassured.response.Response> second = runs.get(1).get();
+            for (int i = 0; i < expired.size(); i++) {
+                int a = first.get(i).statusCode();
+                int b = second.get(i).statusCode();
+                org.junit.jupiter.api.Assertions.assertTrue((a == 201 && b == 200) || (a == 200 && b == 201),
+                        "one replica stored it, the other got it: " + a + "/" + b);
+                org.junit.jupiter.api.Assertions.assertEquals(first.get(i).<String>path("paperId"), second.get(i).path("paperId"));
+                org.junit.jupiter.api.Assertions.assertEquals(1, paperCount(expired.get(i)));
+            }
+        } finally {
+            replicas.shutdownNow();
+        }
+    }
+
+    @Test
     void refusesBadRequestsAndOtherCallers() {
         Session s = session();
         autoSubmit(s, "CANDIDATE").statusCode(400).contentType("application/problem+json").body("code", equalTo("INVALID_FIELD"));

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -66,6 +67,12 @@ class SubmissionContractTest extends SubmissionTestBase {
             assertEquals(first.asString(), replay.asString());
         }
         assertEquals(1, paperCount(s));
+        // Kept at least 24 hours, scoped to the candidate.
+        long ttl = redis.key().pttl(Keys.idempotency(s.examId(), s.candidateId(), "k-1"));
+        assertTrue(ttl > Duration.ofHours(24).toMillis(), "kept " + ttl + " ms");
+        Session other = session();
+        submit(other, "k-1", sheet(other.id(), "q1", "\"4\"", 3)).statusCode(201)
+                .header("Idempotent-Replayed", nullValue());
     }
 
     @Test
