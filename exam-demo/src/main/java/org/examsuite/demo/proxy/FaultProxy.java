@@ -119,8 +119,8 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 return; // closing the exchange without a response closes the connection
             }
-            if (fault.is(FaultKind.DELAY)) {
-                record(route, method, path, fault.kind(), "+" + fault.millis() + " ms");
+            if (fault.is(FaultKind.DELAY) && !fault.onResponse()) {
+                record(route, method, path, fault.kind(), "request +" + fault.millis() + " ms");
                 sleeper.sleep(fault.millis());
             } else if (fault.is(FaultKind.REORDER)) {
                 boolean overtaken = gate.holdUntilAnotherPasses(fault.millis());
@@ -139,6 +139,11 @@ public final class FaultProxy implements AutoCloseable {
             if (fault.is(FaultKind.RESPONSE_LOST)) {
                 record(route, method, path, fault.kind(), "service answered " + response.statusCode());
                 return;
+            }
+            if (fault.is(FaultKind.DELAY) && fault.onResponse()) {
+                record(route, method, path, fault.kind(), "response +" + fault.millis() + " ms (service answered "
+                        + response.statusCode() + ")");
+                sleeper.sleep(fault.millis());
             }
             if (fault.is(FaultKind.DUPLICATE)) {
                 record(route, method, path, fault.kind(), "copy after " + fault.millis() + " ms");

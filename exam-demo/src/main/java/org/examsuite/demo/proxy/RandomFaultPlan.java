@@ -26,7 +26,7 @@ public final class RandomFaultPlan implements FaultPlan {
             return new Fault(FaultKind.DROP, blackhole ? profile.blackholeMs() : 0);
         }
         if ((roll -= profile.delayRate()) < 0) {
-            return new Fault(FaultKind.DELAY, between(profile.delayMinMs(), profile.delayMaxMs()));
+            return new Fault(FaultKind.DELAY, between(profile.delayMinMs(), profile.delayMaxMs()), random.nextBoolean());
         }
         if ((roll -= profile.duplicateRate()) < 0) {
             boolean sessionStart = "POST".equals(method) && path.endsWith("/sessions");

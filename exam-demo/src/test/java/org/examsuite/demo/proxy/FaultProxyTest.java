@@ -112,7 +112,19 @@ class FaultProxyTest {
         assertEquals(List.of(523L), sleeps);
         assertEquals(1, arrivals.size());
         assertEquals(FaultKind.DELAY, log.events().get(0).kind());
-        assertEquals("+523 ms", log.events().get(0).detail());
+        assertEquals("request +523 ms", log.events().get(0).detail());
+    }
+
+    @Test
+    void aDelayedResponseComesLateAfterTheServiceActed() throws Exception {
+        faultsByPath.put("/late", new Fault(FaultKind.DELAY, 700, true));
+
+        HttpResponse<String> response = post("/late", "{}");
+
+        assertEquals(201, response.statusCode());
+        assertEquals(List.of(700L), sleeps);
+        assertEquals(1, arrivals.size());
+        assertEquals("response +700 ms (service answered 201)", log.events().get(0).detail());
     }
 
     @Test

@@ -42,6 +42,8 @@ class RandomFaultPlanTest {
         assertTrue(rate > 0.05 && rate < 0.10, "fault rate " + rate);
         assertEquals(FaultKind.values().length, counts.size(), "every kind occurs: " + counts);
         assertTrue(faults.stream().filter(f -> f.is(FaultKind.DELAY)).allMatch(f -> f.millis() >= 50 && f.millis() <= 800));
+        assertTrue(faults.stream().anyMatch(f -> f.is(FaultKind.DELAY) && f.onResponse()), "responses are delayed too");
+        assertTrue(faults.stream().anyMatch(f -> f.is(FaultKind.DELAY) && !f.onResponse()), "and requests");
     }
 
     @Test
