@@ -74,6 +74,11 @@ public final class ServiceVerifier {
             }
         }
         verification.graded = (int) resultStatus.values().stream().filter("GRADED"::equals).count();
+        if (verification.archived < verification.graded) {
+            // grading-saga makes a result GRADED in the transaction that archives it and shows operators its archiveSeq
+            verification.problems.add((verification.graded - verification.archived)
+                    + " GRADED result(s) name no archive record (archiveSeq)");
+        }
         if (sqlCounts != null && verification.sqlPapers > outcomes.size()) {
             verification.problems.add("exam_submission holds " + verification.sqlPapers + " papers for " + outcomes.size()
                     + " sessions");
