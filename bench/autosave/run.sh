@@ -81,9 +81,9 @@ curl -sf "$URL/q/health/ready" >/dev/null || { echo "answer-service did not get 
 java "$HERE/Seed.java" "$SESSIONS" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions.txt"
 export BENCH_SESSIONS="$WORK/sessions.txt" BENCH_DIR="$HERE"
 
-run_wrk() { # script connections duration -> wrk output file
-  local script=$1 c=$2 d=$3 out=$4
-  wrk -t"$THREADS" -c"$c" -d"${d}s" --timeout 10s --latency -s "$HERE/$script" "$URL" >"$out" 2>&1 || true
+run_wrk() { # target (autosave|ceiling) connections duration -> wrk output file
+  local target=$1 c=$2 d=$3 out=$4
+  BENCH_TARGET="$target" wrk -t"$THREADS" -c"$c" -d"${d}s" --timeout 10s --latency -s "$HERE/wrk.lua" "$URL" >"$out" 2>&1 || true
 }
 field() { # wrk output, what -> value
   case $2 in
@@ -103,8 +103,8 @@ wait_for_flush() { # until nothing waits for the write-behind (at most 60 s)
 }
 
 echo "warm-up: ${WARMUP}s autosave + ${WARMUP}s ceiling at 200 connections (discarded)"
-run_wrk autosave.lua 200 "$WARMUP" "$WORK/warm-a.txt"
-run_wrk ceiling.lua 200 "$WARMUP" "$WORK/warm-c.txt"
+run_wrk autosave 200 "$WARMUP" "$WORK/warm-a.txt"
+run_wrk ceiling 200 "$WARMUP" "$WORK/warm-c.txt"
 wait_for_flush
 
 {
@@ -118,11 +118,11 @@ wait_for_flush
 
 for c in $CONNECTIONS; do
   curl -sf "$URL/q/metrics" >"$WORK/before.txt"
-  run_wrk autosave.lua "$c" "$DURATION" "$WORK/a-$c.txt"
+  run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
   wait_for_flush
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
-  run_wrk ceiling.lua "$c" "$DURATION" "$WORK/c-$c.txt"
+  run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
   a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
   pct=$(python3 -c "print(f'{100*float(\"${a:-0}\")/max(float(\"${ce:-0}\"),1e-9):.0f} %')")
   echo "| $c | autosave | $a | $(field "$WORK/a-$c.txt" p50) | $(field "$WORK/a-$c.txt" p99) | $(field "$WORK/a-$c.txt" non2xx) | $(field "$WORK/a-$c.txt" errors) | $lag50 / $lag99 | $pct |" >>"$OUT"

@@ -16,7 +16,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.examsuite.answer.draft.DraftResource;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
+import org.jboss.logging.Logger;
 
 /**
  * The answer history for appeals and audits (operators): every value that reached
@@ -26,11 +28,15 @@ import org.examsuite.common.problem.ApiException;
 @Produces(MediaType.APPLICATION_JSON)
 public class HistoryResource {
     static final int MAX_LIMIT = 5000;
+    /** Operator actions are audited (DESIGN.md §4): who read which session's history, when (log time). */
+    private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
 
     @Inject
     DraftRepository repository;
     @Inject
     ObjectMapper mapper;
+    @Inject
+    Caller caller;
 
     @RegisterForReflection
     public record Entry(long id, String questionId, JsonNode value, long version, long epoch, long generation,
@@ -50,6 +56,8 @@ public class HistoryResource {
             throw ApiException.badRequest("INVALID_FIELD", "'limit' must be in [1, " + MAX_LIMIT + "], 'after' ≥ 0.")
                     .with("field", limit < 1 || limit > MAX_LIMIT ? "limit" : "after");
         }
+        AUDIT.infof("operator %s read the answer history of session %s (after %d, limit %d)", caller.subject(), sessionId,
+                after, limit);
         return repository.history(sessionId, after, limit).map(rows -> {
             List<Entry> entries = rows.stream().map(r -> new Entry(r.id(), r.questionId(), json(r.value()), r.version(),
                     r.epoch(), r.generation(), r.persistedAt().toInstant().toString())).toList();
