@@ -25,6 +25,22 @@ public class Db {
         return inTransaction(Connection.TRANSACTION_READ_COMMITTED, work);
     }
 
+    /**
+     * A transaction whose commit does not wait for the WAL flush. For the saga engine's own
+     * bookkeeping only: PostgreSQL keeps commit order, so a crash can lose only the newest
+     * step-log entries, and every step is idempotent — the lost step simply runs again.
+     * Commits that something outside relies on (a saga's start before the stream ack, an
+     * operator's answer) stay synchronous.
+     */
+    public <T> T inAsyncTransaction(Work<T> work) {
+        return inTransaction(Connection.TRANSACTION_READ_COMMITTED, connection -> {
+            try (var statement = connection.createStatement()) {
+                statement.execute("SET LOCAL synchronous_commit TO OFF");
+            }
+            return work.apply(connection);
+        });
+    }
+
     /** A transaction at another isolation level (e.g. one consistent snapshot for a long read). */
     public <T> T inTransaction(int isolation, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {

@@ -58,7 +58,7 @@ public class SagaEngine {
     @Inject
     ReplicaId replica;
 
-    @ConfigProperty(name = "exam.saga.workers", defaultValue = "4")
+    @ConfigProperty(name = "exam.saga.workers", defaultValue = "8")
     int workers;
     @ConfigProperty(name = "exam.saga.lease", defaultValue = "60s")
     Duration lease;
@@ -124,7 +124,7 @@ public class SagaEngine {
                 List<SagaRow> claimed = store.claim(owner, lease, claimBatch);
                 for (SagaRow saga : claimed) {
                     if (!running) {
-                        store.release(saga.sagaId(), owner);
+                        store.release(saga.sagaId(), owner, null);
                         continue;
                     }
                     run(owner, saga);
@@ -162,142 +162,192 @@ public class SagaEngine {
                 .setAttribute("exam.paper.id", saga.paperId()).startSpan();
         try (Scope ignored = span.makeCurrent()) {
             SagaDefinition definition = definition(saga.definition());
+            SagaStore.Loaded loaded = store.load(saga.sagaId());
             SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
-                    saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
-            drive(owner, definition, context);
+                    saga.sessionId(), (ObjectNode) mapper.readTree(loaded.saga().data()));
+            drive(owner, definition, context, loaded);
         } catch (SagaStore.LeaseLost e) {
             LOG.infof("saga %s: %s", saga.sagaId(), e.getMessage());
         } catch (JsonProcessingException | RuntimeException e) {
             span.setStatus(StatusCode.ERROR);
             LOG.warnf("saga %s could not run: %s", saga.sagaId(), e.toString());
-            store.release(saga.sagaId(), owner);
+            store.release(saga.sagaId(), owner, null);
         } finally {
             span.end();
         }
     }
 
-    private void drive(String owner, SagaDefinition definition, SagaContext context) {
-        UUID id = context.sagaId();
+    /** One step's state as this worker knows it while it holds the lease (the log in PostgreSQL is the truth). */
+    private static final class StepState {
+        final int position;
+        final String name;
+        String status;
+        int attempts;
+        int compensationAttempts;
+        String lastError;
+
+        StepState(StepRow row) {
+            position = row.position();
+            name = row.step();
+            status = row.status();
+            attempts = row.attempts();
+            compensationAttempts = row.compensationAttempts();
+            lastError = row.lastError();
+        }
+    }
+
+    /** The run of one claimed saga: its state in memory, and the finished step not yet written. */
+    private final class Run {
+        final String owner;
+        final SagaDefinition definition;
+        final SagaContext context;
+        final List<StepState> steps;
+        String status;
+        SagaStore.Completed unrecorded;
+
+        Run(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded) {
+            this.owner = owner;
+            this.definition = definition;
+            this.context = context;
+            this.steps = loaded.steps().stream().map(StepState::new).toList();
+            this.status = loaded.saga().status();
+        }
+
+        UUID id() {
+            return context.sagaId();
+        }
+    }
+
+    private void drive(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded) {
+        Run run = new Run(owner, definition, context, loaded);
         while (running) {
-            SagaRow saga = store.find(id).orElseThrow();
-            List<StepRow> steps = store.steps(id);
-            if ("RUNNING".equals(saga.status())) {
-                StepRow next = steps.stream().filter(step -> !"DONE".equals(step.status())).findFirst().orElse(null);
+            if ("RUNNING".equals(run.status)) {
+                StepState next = run.steps.stream().filter(step -> !"DONE".equals(step.status)).findFirst().orElse(null);
                 if (next == null) {
-                    store.finish(id, owner, "COMPLETED", null, null, null, c -> definition.outcomes().completed(c, context));
+                    store.finish(run.id(), owner, "COMPLETED", null, null, null, run.unrecorded,
+                            c -> definition.outcomes().completed(c, context));
                     outcome("completed");
                     return;
                 }
-                if (!forward(owner, definition, context, next)) {
+                if (!forward(run, next)) {
                     return;
                 }
-            } else if ("COMPENSATING".equals(saga.status())) {
-                StepRow undo = null;
-                for (int i = steps.size() - 1; i >= 0; i--) {
-                    String status = steps.get(i).status();
+            } else if ("COMPENSATING".equals(run.status)) {
+                StepState undo = null;
+                for (int i = run.steps.size() - 1; i >= 0; i--) {
+                    String status = run.steps.get(i).status;
                     if ("DONE".equals(status) || "COMPENSATING".equals(status)) {
-                        undo = steps.get(i);
+                        undo = run.steps.get(i);
                         break;
                     }
                 }
                 if (undo == null) {
-                    StepRow failed = steps.stream().filter(step -> "FAILED".equals(step.status())).findFirst().orElse(null);
-                    String failedStep = failed == null ? null : failed.step();
-                    String reason = failed == null ? null : failed.lastError();
-                    store.finish(id, owner, "COMPENSATED", failedStep, null, reason,
+                    StepState failed = run.steps.stream().filter(step -> "FAILED".equals(step.status)).findFirst().orElse(null);
+                    String failedStep = failed == null ? null : failed.name;
+                    String reason = failed == null ? null : failed.lastError;
+                    store.finish(run.id(), owner, "COMPENSATED", failedStep, null, reason, run.unrecorded,
                             c -> definition.outcomes().compensated(c, context, failedStep, reason));
                     outcome("compensated");
                     return;
                 }
-                if (!backward(owner, definition, context, undo)) {
+                if (!backward(run, undo)) {
                     return;
                 }
             } else {
-                store.release(id, owner);
-                return;
+                break;
             }
         }
-        store.release(id, owner);
+        store.release(run.id(), owner, run.unrecorded);
     }
 
     /** Runs one step; true when the saga should go on at once. */
-    private boolean forward(String owner, SagaDefinition definition, SagaContext context, StepRow row) {
-        SagaDefinition.Step step = definition.step(row.position());
-        int attempt = row.attempts() + 1;
-        store.beginStep(context.sagaId(), owner, lease, row.position(), step.name(), false);
+    private boolean forward(Run run, StepState step) {
+        SagaDefinition.Step definition = run.definition.step(step.position);
+        SagaContext context = run.context;
+        store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
+        run.unrecorded = null;
+        step.attempts++;
+        step.status = "RUNNING";
         Timer.Sample sample = Timer.start(registry);
-        Span span = tracer.spanBuilder("saga step " + step.name()).startSpan();
+        Span span = tracer.spanBuilder("saga step " + step.name).startSpan();
         try (Scope ignored = span.makeCurrent()) {
-            StepOutcome outcome = step.action().execute(context);
+            StepOutcome outcome = definition.action().execute(context);
             if (outcome == StepOutcome.WAIT) {
-                store.park(context.sagaId(), owner, row.position(), step.name(), json(context.data()),
-                        c -> definition.outcomes().waiting(c, context, step.name()));
+                store.park(run.id(), run.owner, step.position, step.name, json(context.data()),
+                        c -> run.definition.outcomes().waiting(c, context, step.name));
                 return false;
             }
-            store.stepDone(context.sagaId(), owner, row.position(), step.name(), json(context.data()));
+            step.status = "DONE";
+            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false);
             return true;
         } catch (SagaStore.LeaseLost e) {
             throw e;
         } catch (StepFailure failure) {
             span.setStatus(StatusCode.ERROR, failure.getMessage());
             if (failure.isPermanent()) {
-                store.failForward(context.sagaId(), owner, row.position(), step.name(), failure.getMessage());
+                store.failForward(run.id(), run.owner, step.position, step.name, failure.getMessage());
+                step.status = "FAILED";
+                step.lastError = failure.getMessage();
+                run.status = "COMPENSATING";
                 return true;
             }
-            return retryOrFail(owner, definition, context, row, step.name(), attempt, false, failure.getMessage());
+            return retryOrFail(run, step, step.attempts, false, failure.getMessage());
         } catch (RuntimeException unexpected) {
             span.setStatus(StatusCode.ERROR, unexpected.toString());
-            LOG.warnf("saga %s step %s: %s", context.sagaId(), step.name(), unexpected.toString());
-            return retryOrFail(owner, definition, context, row, step.name(), attempt, false, unexpected.toString());
+            LOG.warnf("saga %s step %s: %s", run.id(), step.name, unexpected.toString());
+            return retryOrFail(run, step, step.attempts, false, unexpected.toString());
         } finally {
             span.end();
-            sample.stop(stepTimer(step.name()));
+            sample.stop(stepTimer(step.name));
         }
     }
 
     /** Runs one compensation; true when the saga should go on at once. */
-    private boolean backward(String owner, SagaDefinition definition, SagaContext context, StepRow row) {
-        SagaDefinition.Step step = definition.step(row.position());
-        int attempt = row.compensationAttempts() + 1;
-        store.beginStep(context.sagaId(), owner, lease, row.position(), step.name(), true);
+    private boolean backward(Run run, StepState step) {
+        SagaDefinition.Step definition = run.definition.step(step.position);
+        SagaContext context = run.context;
+        store.beginStep(run.id(), run.owner, lease, step.position, step.name, true, run.unrecorded);
+        run.unrecorded = null;
+        step.compensationAttempts++;
+        step.status = "COMPENSATING";
         Timer.Sample sample = Timer.start(registry);
-        Span span = tracer.spanBuilder("saga compensate " + step.name()).startSpan();
+        Span span = tracer.spanBuilder("saga compensate " + step.name).startSpan();
         try (Scope ignored = span.makeCurrent()) {
-            step.action().compensate(context);
-            store.stepCompensated(context.sagaId(), owner, row.position(), step.name(), json(context.data()));
+            definition.action().compensate(context);
+            step.status = "COMPENSATED";
+            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true);
             return true;
         } catch (SagaStore.LeaseLost e) {
             throw e;
         } catch (StepFailure failure) {
             span.setStatus(StatusCode.ERROR, failure.getMessage());
             if (failure.isPermanent()) {
-                fail(owner, definition, context, row, step.name(), "compensation: " + failure.getMessage());
+                fail(run, step, "compensation: " + failure.getMessage());
                 return false;
             }
-            return retryOrFail(owner, definition, context, row, step.name(), attempt, true, failure.getMessage());
+            return retryOrFail(run, step, step.compensationAttempts, true, failure.getMessage());
         } catch (RuntimeException unexpected) {
             span.setStatus(StatusCode.ERROR, unexpected.toString());
-            return retryOrFail(owner, definition, context, row, step.name(), attempt, true, unexpected.toString());
+            return retryOrFail(run, step, step.compensationAttempts, true, unexpected.toString());
         } finally {
             span.end();
-            sample.stop(stepTimer(step.name() + "-compensation"));
+            sample.stop(stepTimer(step.name + "-compensation"));
         }
     }
 
-    private boolean retryOrFail(String owner, SagaDefinition definition, SagaContext context, StepRow row, String step,
-            int attempt, boolean compensating, String error) {
-        if (definition.retryPolicy().exhausted(attempt)) {
-            fail(owner, definition, context, row, step, "out of retries after " + attempt + " attempts: " + error);
+    private boolean retryOrFail(Run run, StepState step, int attempt, boolean compensating, String error) {
+        RetryPolicy policy = run.definition.retryPolicy();
+        if (policy.exhausted(attempt)) {
+            fail(run, step, "out of retries after " + attempt + " attempts: " + error);
             return false;
         }
-        store.retryLater(context.sagaId(), owner, row.position(), step, compensating, error,
-                definition.retryPolicy().backoffAfter(attempt));
+        store.retryLater(run.id(), run.owner, step.position, step.name, compensating, error, policy.backoffAfter(attempt));
         return false;
     }
 
-    private void fail(String owner, SagaDefinition definition, SagaContext context, StepRow row, String step, String reason) {
-        store.finish(context.sagaId(), owner, "FAILED", step, row.position(), reason,
-                c -> definition.outcomes().failed(c, context, step, reason));
+    private void fail(Run run, StepState step, String reason) {
+        store.finish(run.id(), run.owner, "FAILED", step.name, step.position, reason, null,
+                c -> run.definition.outcomes().failed(c, run.context, step.name, reason));
         outcome("failed");
     }
 

@@ -96,7 +96,7 @@ public class SagaStore {
      * claim side by side without waiting on each other; the lease keeps the claim after commit.
      */
     public List<SagaRow> claim(String owner, Duration lease, int limit) {
-        return db.inTransaction(c -> {
+        return db.inAsyncTransaction(c -> {
             try (PreparedStatement claim = c.prepareStatement("UPDATE saga SET lease_owner = ?, "
                     + "lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE saga_id IN ("
                     + "SELECT saga_id FROM saga WHERE status IN ('RUNNING', 'COMPENSATING') AND next_attempt_at <= now() "
@@ -161,10 +161,27 @@ public class SagaStore {
         });
     }
 
-    /** Records a step (or its compensation) as started and renews the lease. */
-    public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating) {
-        db.inTransaction(c -> {
+    /** A step (or compensation) that finished but is not recorded yet: the engine records it with its next write. */
+    public record Completed(int position, String step, String data, boolean compensation) {
+    }
+
+    /** Loads a claimed saga and its step log in one go. */
+    public record Loaded(SagaRow saga, List<StepRow> steps) {
+    }
+
+    public Loaded load(UUID sagaId) {
+        return db.inTransaction(c -> new Loaded(find(c, sagaId, false).orElseThrow(), steps(c, sagaId)));
+    }
+
+    /**
+     * Records a step (or its compensation) as started and renews the lease — together with the
+     * step that finished just before it, so one transaction per step suffices.
+     */
+    public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating,
+            Completed prior) {
+        db.inAsyncTransaction(c -> {
             renewLease(c, sagaId, owner, lease);
+            record(c, sagaId, prior);
             try (PreparedStatement update = c.prepareStatement(compensating
                     ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
                     : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
@@ -178,20 +195,21 @@ public class SagaStore {
         });
     }
 
-    public void stepDone(UUID sagaId, String owner, int position, String step, String data) {
-        db.inTransaction(c -> {
-            requireLease(c, sagaId, owner);
-            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL "
-                    + "WHERE saga_id = ? AND position = ?");
-            setData(c, sagaId, data);
-            history(c, sagaId, "STEP_DONE", step, null);
-            return null;
-        });
+    private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
+        if (prior == null) {
+            return;
+        }
+        setStep(c, sagaId, prior.position(), prior.compensation()
+                ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
+                        + "WHERE saga_id = ? AND position = ?"
+                : "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?");
+        setData(c, sagaId, prior.data());
+        history(c, sagaId, prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null);
     }
 
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
     public void park(UUID sagaId, String owner, int position, String step, String data, TxHook hook) {
-        db.inTransaction(c -> {
+        db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
             setStep(c, sagaId, position, "UPDATE saga_step SET status = 'WAITING' WHERE saga_id = ? AND position = ?");
             setData(c, sagaId, data);
@@ -209,7 +227,7 @@ public class SagaStore {
     /** A transient failure: the step goes back to the queue, due after {@code delay}. */
     public void retryLater(UUID sagaId, String owner, int position, String step, boolean compensating, String error,
             Duration delay) {
-        db.inTransaction(c -> {
+        db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
                     + (compensating ? "" : ", status = 'PENDING'") + " WHERE saga_id = ? AND position = ?")) {
@@ -231,7 +249,7 @@ public class SagaStore {
 
     /** A permanent failure: the step is FAILED and the saga turns back to compensate. */
     public void failForward(UUID sagaId, String owner, int position, String step, String error) {
-        db.inTransaction(c -> {
+        db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = 'FAILED', last_error = ?, "
                     + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
@@ -250,24 +268,15 @@ public class SagaStore {
         });
     }
 
-    public void stepCompensated(UUID sagaId, String owner, int position, String step, String data) {
-        db.inTransaction(c -> {
-            requireLease(c, sagaId, owner);
-            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), "
-                    + "last_error = NULL WHERE saga_id = ? AND position = ?");
-            setData(c, sagaId, data);
-            history(c, sagaId, "STEP_COMPENSATED", step, null);
-            return null;
-        });
-    }
-
     /**
      * Ends the saga (COMPLETED, COMPENSATED or FAILED) and runs {@code hook} in the same
      * transaction. For FAILED, {@code position} names the step that ran out of retries.
      */
-    public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail, TxHook hook) {
-        db.inTransaction(c -> {
+    public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
+            Completed prior, TxHook hook) {
+        db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
+            record(c, sagaId, prior);
             if (position != null) {
                 try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
                         + "status = CASE WHEN status = 'COMPENSATING' THEN status ELSE 'FAILED' END "
@@ -291,8 +300,12 @@ public class SagaStore {
     }
 
     /** Gives the saga back without changing it (the worker is stopping). */
-    public void release(UUID sagaId, String owner) {
-        db.inTransaction(c -> {
+    public void release(UUID sagaId, String owner, Completed prior) {
+        db.inAsyncTransaction(c -> {
+            if (prior != null) {
+                requireLease(c, sagaId, owner);
+                record(c, sagaId, prior);
+            }
             try (PreparedStatement update = c.prepareStatement(
                     "UPDATE saga SET lease_owner = NULL, lease_until = NULL WHERE saga_id = ? AND lease_owner = ?")) {
                 update.setObject(1, sagaId);

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# grading-saga throughput (issue 5): papers graded and archived per second, end to end from
+# the stream to the archived GRADED result, with PAPERS queued papers. Starts its own
+# grading-saga on a bench port with throw-away keys (database exam_bench, Redis db 2, its own
+# stream) against JDK stubs of session-service and submission-service, so it never touches a
+# running suite or the tests.
+#
+#   bench/saga/run.sh                                # 500 papers warm-up (discarded), then 3,000
+#   PAPERS=100 WARMUP=50 bench/saga/run.sh           # a seconds-long smoke
+#   WORKERS=8 BATCH=200 bench/saga/run.sh            # other engine settings
+#
+# Measured: from the first stream entry's id (Redis server time, ms) to the last result made
+# GRADED (PostgreSQL time) — one clock, the same machine. Checked: every paper has exactly one
+# saga and one RESULT archive record, and the archive verifies.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+PAPERS="${PAPERS:-3000}"
+WARMUP="${WARMUP:-500}"
+WORKERS="${WORKERS:-8}"
+BATCH="${BATCH:-100}"
+REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+REDIS_DB="${REDIS_DB:-2}"
+DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
+DB_USER="${EXAM_DB_USER:-postgres}"
+DB_NAME="${DB_NAME:-exam_bench}"
+STUB_PORT="${STUB_PORT:-18291}"
+GRADING_PORT="${GRADING_PORT:-18284}"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+STREAM="stream:{papers}:saga-bench-$STAMP"
+EXAM_ID="bench-exam-$STAMP"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/saga-bench.XXXXXX")"
+RESULTS="$HERE/results"
+OUT="$RESULTS/$STAMP.md"
+TIMEOUT_S="${TIMEOUT_S:-600}"
+
+command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
+command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
+mkdir -p "$RESULTS"
+
+if [ ! -f "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" ]; then
+  (cd "$ROOT" && ./mvnw -B -q -pl grading-saga -am package -DskipTests)
+fi
+
+for kind in candidate operator service paper archive; do
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
+done
+pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
+
+psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
+  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+sql() { psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc "$1"; }
+
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL "$STREAM" >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+java "$HERE/Bench.java" stubs "$STUB_PORT" "$WORK/paper.key" "$EXAM_ID" >"$WORK/stubs.log" 2>&1 &
+PIDS+=($!)
+
+EXAM_HTTP_PORT="$GRADING_PORT" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
+EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
+EXAM_PAPER_PUBLIC_KEY="$(cat "$WORK/paper.pub")" EXAM_ARCHIVE_PRIVATE_KEY="$(cat "$WORK/archive.key")" \
+EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM" \
+EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
+EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
+QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
+  java ${JAVA_OPTS:-} -jar "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" >"$WORK/grading-saga.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1 && break
+  sleep 1
+done
+curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null || { echo "grading-saga not ready"; tail -40 "$WORK"/*.log; exit 1; }
+
+# round NAME COUNT: publish COUNT papers at once, wait until all are GRADED, print one table row.
+round() {
+  local name="$1" count="$2" prefix="bench-$STAMP-$1"
+  local first_id graded=0 waited=0
+  first_id="$(java "$HERE/Bench.java" publish "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$STREAM" "$EXAM_ID" "$prefix" "$count")"
+  while [ "$graded" -lt "$count" ] && [ "$waited" -lt "$((TIMEOUT_S * 5))" ]; do
+    sleep 0.2
+    waited=$((waited + 1))
+    graded="$(sql "SELECT count(*) FROM exam_grading.result WHERE status = 'GRADED' AND paper_id LIKE '$prefix-%'")"
+  done
+  local start_ms="${first_id%%-*}"
+  local end_ms sagas records seconds rate
+  end_ms="$(sql "SELECT (extract(epoch FROM max(updated_at)) * 1000)::bigint FROM exam_grading.result WHERE paper_id LIKE '$prefix-%' AND status = 'GRADED'")"
+  sagas="$(sql "SELECT count(*) FROM exam_grading.saga WHERE paper_id LIKE '$prefix-%'")"
+  records="$(sql "SELECT count(*) FROM exam_grading.archive_record WHERE kind = 'RESULT' AND paper_id LIKE '$prefix-%'")"
+  seconds="$(awk -v a="$start_ms" -v b="$end_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')"
+  rate="$(awk -v n="$graded" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }')"
+  echo "| $name | $count | $graded | $sagas | $records | $seconds | **$rate** |"
+}
+
+{
+  echo "# grading-saga throughput — $STAMP"
+  echo
+  echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "grading-saga: $WORKERS saga workers, stream batch $BATCH; stubs and PostgreSQL/Redis on the same machine."
+  echo
+  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s |"
+  echo "|---|---|---|---|---|---|---|"
+} >"$OUT"
+if [ "$WARMUP" -gt 0 ]; then round warmup "$WARMUP" >>"$OUT"; fi
+round measured "$PAPERS" >>"$OUT"
+
+token="$(java "$HERE/Bench.java" token "$WORK/operator.key")"
+verify="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$GRADING_PORT/api/v1/archive/verify")"
+{
+  echo
+  echo "Archive verify after the run: \`$verify\`"
+  echo
+  echo "Sagas by status in $DB_NAME (all runs so far): $(sql "SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM exam_grading.saga GROUP BY status) s")"
+} >>"$OUT"
+grep -h "ERROR" "$WORK/grading-saga.log" | head -5 >>"$OUT" || true
+cat "$OUT"
+echo "report: $OUT"
