@@ -1,17 +1,26 @@
 package org.examsuite.session.live;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.session.redis.Keys;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,6 +44,8 @@ public class LiveHub {
     ReactiveRedisDataSource redis;
     @Inject
     ObjectMapper json;
+    @Inject
+    Clock clock;
     @ConfigProperty(name = "exam.live.channel")
     String channel;
 
@@ -42,6 +53,45 @@ public class LiveHub {
         redis.pubsub(String.class).subscribe(channel, this::deliver).subscribe().with(
                 subscriber -> LOG.debugf("listening for proctor commands on %s", channel),
                 failure -> LOG.error("cannot listen for proctor commands; live sockets get none", failure));
+    }
+
+    /**
+     * Every {@code exam.live.time-interval}, each socket gets the time from the session's
+     * published state (the same one every service reads), so clocks stay honest and an
+     * extension shows even if its command was missed.
+     */
+    @Scheduled(every = "${exam.live.time-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    public Uni<Void> pushTime() {
+        long now = clock.millis();
+        return Multi.createFrom().iterable(List.copyOf(bySession.entrySet()))
+                .onItem().transformToUni(entry -> redis.hash(String.class).hgetall(Keys.sessionState(entry.getKey()))
+                        .invoke(state -> {
+                            if (state == null || state.get("deadline") == null) {
+                                return;
+                            }
+                            long deadline = Long.parseLong(state.get("deadline"));
+                            boolean submitted = "SUBMITTED".equals(state.get("status"));
+                            Map<String, Object> message = new LinkedHashMap<>();
+                            message.put("type", "TIME");
+                            message.put("serverTime", Instant.ofEpochMilli(now).toString());
+                            message.put("deadline", Instant.ofEpochMilli(deadline).toString());
+                            message.put("remainingMs", submitted ? 0 : Math.max(0, deadline - now));
+                            message.put("status", state.get("status"));
+                            message.put("deviceEpoch", Long.parseLong(state.get("epoch")));
+                            String text = write(message);
+                            entry.getValue().values().forEach(listener -> listener.connection().sendText(text)
+                                    .subscribe().with(sent -> { }, failure -> { }));
+                        })
+                        .onFailure().recoverWithNull())
+                .merge(16).collect().last().replaceWithVoid();
+    }
+
+    private String write(Map<String, Object> message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     void add(WebSocketConnection connection, String sessionId, long deviceEpoch) {

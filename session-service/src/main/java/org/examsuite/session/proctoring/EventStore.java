@@ -25,6 +25,9 @@ public class EventStore {
     RedisAPI redis;
     @ConfigProperty(name = "exam.proctoring.stream-max-length")
     long maxLength;
+    /** The stream is the live view for proctors, kept this long after its last event. */
+    @ConfigProperty(name = "exam.proctoring.stream-retention", defaultValue = "P30D")
+    Duration retention;
 
     public record Event(String eventId, String type, Instant at, String detail) {
     }
@@ -32,13 +35,14 @@ public class EventStore {
     /** Appends the events not seen before; returns how many were new. */
     public Uni<Integer> append(String examId, String sessionId, String candidateId, Instant receivedAt, String source,
             List<Event> events) {
-        List<String> args = new ArrayList<>(6 + 4 * events.size());
+        List<String> args = new ArrayList<>(7 + 4 * events.size());
         args.add(Long.toString(maxLength));
         args.add(Long.toString(ID_RETENTION.toSeconds()));
         args.add(sessionId);
         args.add(candidateId);
         args.add(receivedAt.toString());
         args.add(source);
+        args.add(Long.toString(retention.toSeconds()));
         for (Event event : events) {
             args.add(event.eventId());
             args.add(event.type());

@@ -31,6 +31,8 @@ class LiveSocketTest {
     URI base;
     @Inject
     TestClock clock;
+    @Inject
+    LiveHub hub;
 
     @BeforeEach
     void resetClock() {
@@ -95,6 +97,19 @@ class LiveSocketTest {
 
         socket.sendText("{\"type\": \"TIME\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"status\":\"SUBMITTED\""));
+        socket.abort();
+    }
+
+    @Test
+    void timeIsPushedFromThePublishedState() {
+        Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
+        Recorder recorder = new Recorder();
+        WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
+        clock.advance(Duration.ofMinutes(59));
+        hub.pushTime().await().indefinitely();
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.messages.stream()
+                .filter(m -> m.contains("\"type\":\"TIME\"")).anyMatch(m -> m.matches(".*\"remainingMs\":[0-9]{1,5},.*")));
         socket.abort();
     }
 
