@@ -256,6 +256,10 @@ function onStatus(status) {
   }
   if (status.state === 'saved' && status.pending === 0) text = 'All answers saved.';
   banner.textContent = text;
+  // Routine autosaves should not chatter in a screen reader: the region is "busy" while
+  // saving, so only where it settles (saved, offline, error…) is announced.
+  if (status.state === 'saving') banner.setAttribute('aria-busy', 'true');
+  else banner.removeAttribute('aria-busy');
   document.body.dataset.status = status.state;
 }
 
