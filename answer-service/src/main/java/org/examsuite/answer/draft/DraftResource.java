@@ -14,11 +14,15 @@ import jakarta.ws.rs.core.MediaType;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.jboss.logging.Logger;
 
 /** Delta autosave and the draft (DESIGN.md §3.3, §4.2). */
 @Path("/api/v1/answers/{sessionId}")
 @Produces(MediaType.APPLICATION_JSON)
 public class DraftResource {
+    /** Operator actions are audited (DESIGN.md §4): who read which session's draft, when (log time). */
+    private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
+
     @Inject
     DraftService service;
     @Inject
@@ -39,6 +43,9 @@ public class DraftResource {
     public Uni<DraftView.Current> draft(@PathParam("sessionId") String sessionId) {
         caller.requireSession(sessionId);
         requireSafe(sessionId);
+        if (caller.isOperator()) {
+            AUDIT.infof("operator %s read the draft of session %s", caller.subject(), sessionId);
+        }
         return service.current(sessionId).map(service::view);
     }
 

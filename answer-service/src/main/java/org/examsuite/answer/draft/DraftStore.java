@@ -103,9 +103,10 @@ public class DraftStore {
         return scripts.run(RESTORE, List.of(DraftKeys.draft(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
     }
 
-    /** Records that PostgreSQL holds the draft up to {@code rev}. */
-    public Uni<Void> markPersisted(String sessionId, long rev) {
-        return scripts.run(PERSISTED, List.of(DraftKeys.draft(sessionId)), List.of(Long.toString(rev))).replaceWithVoid();
+    /** Records that PostgreSQL holds the draft up to its revision {@code rev} (of that generation). */
+    public Uni<Void> markPersisted(Draft flushed) {
+        return scripts.run(PERSISTED, List.of(DraftKeys.draft(flushed.sessionId())),
+                List.of(Long.toString(flushed.rev()), Long.toString(flushed.generation()))).replaceWithVoid();
     }
 
     /** The exam of the session as session-service published it; null when not published. */

@@ -33,6 +33,8 @@ public class ExamQuestions {
     int maxExams;
 
     private final Map<String, Map<String, Question>> cache = new ConcurrentHashMap<>();
+    /** One read per exam at a time: at an exam's start every candidate misses the cache at once. */
+    private final Map<String, Uni<Map<String, Question>>> loading = new ConcurrentHashMap<>();
 
     public Uni<Map<String, Question>> of(String examId) {
         if (!DraftKeys.isSafeId(examId)) {
@@ -42,6 +44,12 @@ public class ExamQuestions {
         if (cached != null) {
             return Uni.createFrom().item(cached);
         }
+        return loading.computeIfAbsent(examId, id -> load(id)
+                .onTermination().invoke(() -> loading.remove(id))
+                .memoize().indefinitely());
+    }
+
+    private Uni<Map<String, Question>> load(String examId) {
         return store.publishedQuestions(examId)
                 .chain(json -> json != null ? Uni.createFrom().item(json)
                         : published.republishExam(examId).chain(() -> store.publishedQuestions(examId)))

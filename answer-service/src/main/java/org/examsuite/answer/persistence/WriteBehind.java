@@ -154,7 +154,7 @@ public class WriteBehind {
             return Uni.createFrom().voidItem();
         }
         List<Uni<Void>> marks = new ArrayList<>();
-        drafts.forEach(d -> marks.add(store.markPersisted(d.sessionId(), d.rev())));
+        drafts.forEach(d -> marks.add(store.markPersisted(d)));
         return Uni.join().all(marks).andFailFast().replaceWithVoid();
     }
 }

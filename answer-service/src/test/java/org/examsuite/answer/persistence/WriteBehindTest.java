@@ -142,6 +142,19 @@ class WriteBehindTest {
     }
 
     @Test
+    void aFlushOfTheOldGenerationDoesNotCoverChangesOfTheRebuiltDraft() {
+        writeBehind.pause();
+        TestSession s = fixtures.session();
+        s.patch(change(1, "q4", "\"before\"")).statusCode(200);
+        Draft flushedBeforeTheLoss = store.readUnpersisted(s.sessionId()).await().indefinitely();
+        fixtures.loseDraft(s);
+        s.patch(change(2, "q6", "\"after\"")).statusCode(200).body("generation", equalTo(2));
+        store.markPersisted(flushedBeforeTheLoss).await().indefinitely();
+        Draft pending = store.readUnpersisted(s.sessionId()).await().indefinitely();
+        assertEquals(java.util.Set.of("q6"), pending.answers().keySet());
+    }
+
+    @Test
     void historyIsForOperatorsOnly() {
         TestSession s = fixtures.session();
         given().auth().oauth2(s.token()).get("/api/v1/answers/" + s.sessionId() + "/history").then().statusCode(403)
