@@ -1,5 +1,10 @@
 package org.examsuite.submission.outbox;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -16,6 +21,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.submission.session.SessionClient;
 import org.jboss.logging.Logger;
 
@@ -55,6 +62,10 @@ public class OutboxRelay {
     SessionClient sessions;
     @Inject
     Clock clock;
+    @Inject
+    StreamTracing tracing;
+    @Inject
+    Tracer tracer;
     @ConfigProperty(name = "exam.papers.stream", defaultValue = "stream:{papers}")
     String stream;
     @ConfigProperty(name = "exam.outbox.relay.enabled", defaultValue = "true")
@@ -130,7 +141,13 @@ public class OutboxRelay {
                 .forEach(claimed::add);
         for (Row row : claimed) {
             long id = row.getLong("id");
-            try {
+            // Each send is a span in the trace of the request that stored the paper.
+            Span span = tracer.spanBuilder("outbox " + row.getString("kind"))
+                    .setParent(tracing.extract(storedTrace(row)))
+                    .setSpanKind(SpanKind.PRODUCER)
+                    .setAttribute("exam.paper_id", row.getUUID("paper_id").toString())
+                    .startSpan();
+            try (Scope ignored = span.makeCurrent()) {
                 if ("PAPER_PUBLISH".equals(row.getString("kind"))) {
                     publish(row);
                     markSent(id, now.plus(republishAfter), false);
@@ -139,15 +156,29 @@ public class OutboxRelay {
                     markSent(id, now, true);
                 }
             } catch (RuntimeException e) {
+                span.setStatus(StatusCode.ERROR, e.toString());
                 Duration backoff = Duration.ofSeconds(Math.min(300, 1L << Math.min(8, row.getInteger("attempts"))));
                 LOG.warnf("outbox row %d (%s, paper %s) failed, next try in %s: %s", id, row.getString("kind"),
                         row.getUUID("paper_id"), backoff, e.toString());
                 pool.preparedQuery("UPDATE outbox SET next_attempt_at = $2, last_error = $3 WHERE id = $1")
                         .execute(Tuple.of(id, at(now.plus(backoff)), String.valueOf(e.getMessage())))
                         .await().atMost(TIMEOUT);
+            } finally {
+                span.end();
             }
         }
         return claimed.size();
+    }
+
+    private static Map<String, String> storedTrace(Row row) {
+        Map<String, String> fields = new HashMap<>();
+        for (String field : new String[] {"traceparent", "tracestate"}) {
+            String value = row.getString(field);
+            if (value != null && !value.isEmpty()) {
+                fields.put(field, value);
+            }
+        }
+        return fields;
     }
 
     private void publish(Row row) {
@@ -155,14 +186,12 @@ public class OutboxRelay {
                 "paperId", row.getUUID("paper_id").toString(),
                 "sessionId", row.getString("session_id"),
                 "examId", row.getString("exam_id")));
-        // The trace of the request that stored the paper continues in grading-saga.
-        for (String field : new String[] {"traceparent", "tracestate"}) {
-            String value = row.getString(field);
-            if (value != null && !value.isEmpty()) {
-                args.add(field);
-                args.add(value);
-            }
-        }
+        // The trace of the request that stored the paper continues in grading-saga (through this
+        // relay's span, which is current here).
+        tracing.currentContext().forEach((field, value) -> {
+            args.add(field);
+            args.add(value);
+        });
         redis.execute("XADD", args.toArray(String[]::new));
     }
 

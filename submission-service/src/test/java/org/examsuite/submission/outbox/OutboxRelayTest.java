@@ -65,8 +65,9 @@ class OutboxRelayTest extends SubmissionTestBase {
         String sealTrace = traceId(Stubs.SEAL_TRACEPARENTS.get(s.id()).get(0));
         assertNotNull(message.get("traceparent"));
         assertEquals(sealTrace, traceId(message.get("traceparent")));
-        // session-service was told, and is not told again.
+        // session-service was told, in the same trace, and is not told again.
         assertEquals(1, Stubs.SUBMITTED_CALLS.get(s.id()).size());
+        assertEquals(sealTrace, traceId(Stubs.SUBMITTED_TRACEPARENTS.get(s.id()).get(0)));
         drain();
         assertEquals(1, Stubs.SUBMITTED_CALLS.get(s.id()).size());
         assertEquals(1, messagesFor(paperId).size(), "not republished before republish-after");

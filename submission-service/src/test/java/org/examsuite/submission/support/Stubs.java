@@ -41,6 +41,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, List<String>> SEAL_TRACEPARENTS = new ConcurrentHashMap<>();
     /** Sessions for which session-service's /submitted answers 503. */
     public static final Set<String> FAILING_SUBMITTED = ConcurrentHashMap.newKeySet();
+    /** The traceparent header each /submitted call carried. */
+    public static final Map<String, List<String>> SUBMITTED_TRACEPARENTS = new ConcurrentHashMap<>();
     /** sessionId → bodies of /submitted calls. */
     public static final Map<String, List<String>> SUBMITTED_CALLS = new ConcurrentHashMap<>();
     /** Called for a publish request: true when it (re)published the state (204), false for 404. */
@@ -82,6 +84,10 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
                 exchange.sendResponseHeaders(publisher.test(m.group(1)) ? 204 : 404, -1);
             } else if ((m = SUBMITTED.matcher(path)).matches()) {
                 SUBMITTED_CALLS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(body);
+                String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+                if (traceparent != null) {
+                    SUBMITTED_TRACEPARENTS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(traceparent);
+                }
                 exchange.sendResponseHeaders(FAILING_SUBMITTED.contains(m.group(1)) ? 503 : 204, -1);
             } else {
                 exchange.sendResponseHeaders(404, -1);
