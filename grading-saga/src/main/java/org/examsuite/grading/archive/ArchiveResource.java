@@ -30,7 +30,7 @@ public class ArchiveResource {
     @Path("/head")
     @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
     public SignedHead head() {
-        Head head = store.head();
+        Head head = store.durableHead();
         return new SignedHead(head.seq(), head.hash(), HeadSigner.signedText(head.seq(), head.hash()),
                 signer.sign(head.seq(), head.hash()), "SHA256withRSA");
     }

@@ -133,6 +133,20 @@ public class ArchiveStore {
         return db.inTransaction(ArchiveStore::head);
     }
 
+    /**
+     * The head, after making sure it is on disk: a synchronous commit flushes the WAL up to
+     * itself, and so every asynchronously committed append before it. A head handed out for
+     * anchoring can then never be lost in a crash.
+     */
+    public Head durableHead() {
+        return db.inTransaction(c -> {
+            try (PreparedStatement xid = c.prepareStatement("SELECT txid_current()")) {
+                xid.executeQuery().close();
+            }
+            return head(c);
+        });
+    }
+
     static Head head(Connection c) throws SQLException {
         try (PreparedStatement select = c.prepareStatement("SELECT seq, hash FROM archive_head WHERE id = 1")) {
             try (ResultSet rs = select.executeQuery()) {

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.clients.RemoteFailure;
 import org.examsuite.grading.saga.ReplicaId;
 import org.jboss.logging.Logger;
 
@@ -191,6 +192,17 @@ public class PaperStreamConsumer {
                 SagaStarter.Start start = starts.get(i);
                 try (Scope ignored = spans.get(i).makeCurrent()) {
                     papers.gradingStarted(start.event().paperId());
+                    confirmed.add(start.event().messageId());
+                } catch (RemoteFailure.Permanent e) {
+                    if (e.status() != 404) {
+                        LOG.warnf("could not confirm paper %s to submission-service: %s", start.event().paperId(),
+                                e.getMessage());
+                        break;
+                    }
+                    // submission-service knows no such paper: asking again cannot help, and the saga itself ends in
+                    // NEEDS_REVIEW when it cannot fetch the paper. Acknowledge, and say so.
+                    LOG.warnf("submission-service refused grading-started for paper %s: %s", start.event().paperId(),
+                            e.getMessage());
                     confirmed.add(start.event().messageId());
                 } catch (RuntimeException e) {
                     // Left pending: claimed again after claim-idle, and submission-service's relay republishes

@@ -21,6 +21,12 @@ import org.examsuite.grading.saga.StepOutcome;
  * the record it supersedes; the old one stays as it is. Idempotent: the archive keeps one
  * record per (paper, kind, run) and returns it again for the same payload.
  * Compensation: a RETRACTION record is appended (records are never edited).
+ *
+ * <p>The append commits asynchronously: appends are serialised on the head lock, and
+ * waiting for a WAL flush inside that lock would cap the archive at one append per flush.
+ * PostgreSQL keeps commit order, so a crash can only lose the newest appends together with
+ * the step log after them — their sagas archive again. Whatever leaves the service as
+ * proof (the signed head) is flushed first: see {@code ArchiveStore.durableHead}.
  */
 @ApplicationScoped
 public class ArchiveStep implements SagaStep {
@@ -41,7 +47,7 @@ public class ArchiveStep implements SagaStep {
         JsonNode grade = context.data().path("grade");
         ArchiveRecord record;
         try {
-            record = StepCalls.remote(() -> db.inTransaction(c -> {
+            record = StepCalls.remote(() -> db.inAsyncTransaction(c -> {
                 Optional<ArchiveRecord> superseded = archive.latestBefore(c, context.paperId(), RESULT, context.run());
                 ObjectNode payload = mapper.createObjectNode();
                 payload.put("paperId", context.paperId());
