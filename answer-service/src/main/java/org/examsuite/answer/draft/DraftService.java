@@ -23,6 +23,7 @@ import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.ExamQuestions;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.answer.persistence.DraftRestorer;
+import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 
 /**
@@ -39,7 +40,7 @@ public class DraftService {
     @Inject
     ExamQuestions examQuestions;
     @Inject
-    org.examsuite.answer.session.PublishedState published;
+    PublishedState published;
     @Inject
     Clock clock;
     @Inject

@@ -14,6 +14,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
@@ -165,23 +167,23 @@ class AutosaveTest {
                 .then().statusCode(401).contentType("application/problem+json");
         given().auth().oauth2(other.token()).get("/api/v1/answers/" + s.sessionId()).then().statusCode(403);
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + s.sessionId()).then().statusCode(200)
-                .body("answers", equalTo(java.util.Map.of()));
-        s.draft().statusCode(200).body("answers", equalTo(java.util.Map.of()));
+                .body("answers", equalTo(Map.of()));
+        s.draft().statusCode(200).body("answers", equalTo(Map.of()));
     }
 
     @Test
     void aMissingPublishedStateIsAskedForAgainFromSessionService() {
-        TestSession s = new TestSession("s-" + java.util.UUID.randomUUID(), "e-" + java.util.UUID.randomUUID(), "c-9");
+        TestSession s = new TestSession("s-" + UUID.randomUUID(), "e-" + UUID.randomUUID(), "c-9");
         fixtures.stageQuestionsForRepublish(s.examId());
         fixtures.stageForRepublish(s, 1, clock.millis() + 60_000, 0);
         s.patch(change(1, "q4", "\"x\"")).statusCode(200).body("applied", contains("q4"));
 
-        TestSession unknown = new TestSession("s-" + java.util.UUID.randomUUID(), s.examId(), "c-8");
+        TestSession unknown = new TestSession("s-" + UUID.randomUUID(), s.examId(), "c-8");
         unknown.patch(change(1, "q4", "\"x\"")).statusCode(404).contentType("application/problem+json")
                 .body("code", equalTo("SESSION_NOT_FOUND"));
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + unknown.sessionId()).then().statusCode(404)
                 .body("code", equalTo("SESSION_NOT_FOUND"));
-        TestSession unknownExam = new TestSession(unknown.sessionId(), "e-" + java.util.UUID.randomUUID(), "c-8");
+        TestSession unknownExam = new TestSession(unknown.sessionId(), "e-" + UUID.randomUUID(), "c-8");
         unknownExam.patch(change(1, "q4", "\"x\"")).statusCode(404).body("code", equalTo("EXAM_NOT_FOUND"));
     }
 

@@ -18,9 +18,13 @@ import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.examsuite.answer.support.Concurrent;
 import org.examsuite.answer.support.Concurrent.Reply;
@@ -71,7 +75,7 @@ class ConvergenceTest {
             int epoch = 1 + seed % 3;
             long version = nextVersion[epoch];
             nextVersion[epoch] += 1 + (seed / 3) % 4;
-            Map<String, String> changes = new java.util.LinkedHashMap<>();
+            Map<String, String> changes = new LinkedHashMap<>();
             for (int i = 0; i <= (seed / 12) % 3; i++) {
                 String q = QUESTIONS[(seed / 36 + i) % QUESTIONS.length];
                 changes.put(q, (seed / 7) % 4 == 0 ? "null" : value(q, epoch, version));
@@ -133,7 +137,7 @@ class ConvergenceTest {
         List<Sent> sent = new ArrayList<>();
         Random random = new Random(42);
         for (int version = 1; version <= 200; version++) {
-            Map<String, String> changes = new java.util.LinkedHashMap<>();
+            Map<String, String> changes = new LinkedHashMap<>();
             String q = QUESTIONS[random.nextInt(QUESTIONS.length)];
             changes.put(q, random.nextInt(5) == 0 ? "null" : value(q, 1, version));
             sent.add(new Sent(1, version, changes));
@@ -165,8 +169,8 @@ class ConvergenceTest {
         }
     }
 
-    private static java.util.Set<String> toSet(java.util.Iterator<String> names) {
-        java.util.Set<String> set = new java.util.HashSet<>();
+    private static Set<String> toSet(Iterator<String> names) {
+        Set<String> set = new HashSet<>();
         names.forEachRemaining(set::add);
         return set;
     }

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.Draft;
 import org.examsuite.answer.draft.DraftStore;
@@ -151,7 +152,7 @@ class WriteBehindTest {
         s.patch(change(2, "q6", "\"after\"")).statusCode(200).body("generation", equalTo(2));
         store.markPersisted(flushedBeforeTheLoss).await().indefinitely();
         Draft pending = store.readUnpersisted(s.sessionId()).await().indefinitely();
-        assertEquals(java.util.Set.of("q6"), pending.answers().keySet());
+        assertEquals(Set.of("q6"), pending.answers().keySet());
     }
 
     @Test
