@@ -52,7 +52,6 @@ public class AutoSubmitResource {
                 : request == null ? null : request.candidateId();
         PaperMaker.Outcome made = maker.ensure(session, candidateId, submittedBy, actor);
         metrics.record(made.created() ? "auto_created" : "auto_existing", started);
-        return Response.status(made.created() ? 201 : 200).entity(made.paper().toJson()).type(MediaType.APPLICATION_JSON)
-                .build();
+        return made.paper().response(made.created() ? 201 : 200).build();
     }
 }

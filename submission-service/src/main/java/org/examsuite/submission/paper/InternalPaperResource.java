@@ -25,7 +25,7 @@ public class InternalPaperResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response get(@PathParam("paperId") String paperId) {
-        return Response.ok(lookup.require(paperId).toJson(), MediaType.APPLICATION_JSON).build();
+        return lookup.require(paperId).response(200).build();
     }
 
     /** The paper's saga is durable: stop publishing it again. Idempotent. */

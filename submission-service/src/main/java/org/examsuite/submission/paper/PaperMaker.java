@@ -64,6 +64,11 @@ public class PaperMaker {
     public record Outcome(Paper paper, boolean created) {
     }
 
+    /** Cheap: whether the paper-id cache says the session has a paper (false may still mean yes). */
+    public boolean hasPaper(String sessionId) {
+        return redis.key().exists(Keys.paper(sessionId));
+    }
+
     /** The session's paper if it has one (Redis first, PostgreSQL behind it). */
     public Paper existing(String sessionId) {
         String cached = redis.value(String.class).get(Keys.paper(sessionId));

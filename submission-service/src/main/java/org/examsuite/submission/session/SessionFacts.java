@@ -42,8 +42,7 @@ public class SessionFacts {
             status = e.getResponse().getStatus();
         } catch (RuntimeException e) {
             LOG.warnf("session-service did not answer a publish request for %s: %s", sessionId, e.toString());
-            throw ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
-                    "The session's state is not available right now; retry shortly.", 2);
+            throw unavailable();
         }
         if (status == 404) {
             throw notFound();
@@ -53,10 +52,14 @@ public class SessionFacts {
             if (status >= 200 && status < 300) {
                 throw notFound();
             }
-            throw ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
-                    "The session's state is not available right now; retry shortly.", 2);
+            throw unavailable();
         }
         return state;
+    }
+
+    private static ApiException unavailable() {
+        return ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
+                "The session's state is not available right now; retry shortly.", 2);
     }
 
     private static ApiException notFound() {

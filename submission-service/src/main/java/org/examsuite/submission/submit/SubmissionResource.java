@@ -56,7 +56,6 @@ public class SubmissionResource {
     }
 
     static Response.ResponseBuilder paper(int status, Paper paper) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(paper.toJson())
-                .header("Location", "/api/v1/submissions/" + paper.paperId());
+        return paper.response(status).header("Location", "/api/v1/submissions/" + paper.paperId());
     }
 }

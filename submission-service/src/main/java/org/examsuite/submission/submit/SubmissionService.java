@@ -113,7 +113,8 @@ public class SubmissionService {
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {
-            if (session.acceptsSheetAt(receivedAt) && epoch >= session.epoch()) {
+            // Shed, but the sheet is kept first (unless a paper already ends the session).
+            if (session.acceptsSheetAt(receivedAt) && epoch >= session.epoch() && !maker.hasPaper(session.sessionId())) {
                 sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli());
             }
             throw ApiException.retryLater(429, "SUBMISSIONS_BUSY",
