@@ -62,6 +62,7 @@ public class WriteBehind {
     Duration lease;
 
     private volatile boolean running;
+    private volatile boolean inRound;
     private volatile boolean stopped;
     private final AtomicLong oldestPendingMs = new AtomicLong();
     private Timer lag;
@@ -100,12 +101,25 @@ public class WriteBehind {
         return running;
     }
 
+    /** Whether the loop is in a round now (after {@link #pause()}, wait for false before relying on it). */
+    public boolean isInRound() {
+        return inRound;
+    }
+
     private void schedule(long delayMs) {
         vertx.setTimer(Math.max(1, delayMs), id -> {
+            // inRound before the running check: a pause() racing this timer either stops it
+            // here or sees the round (both fields volatile).
+            inRound = true;
             if (!running) {
+                inRound = false;
                 return;
             }
-            flushOnce().subscribe().with(flushed -> schedule(flushed >= batchSize ? 0 : interval.toMillis()), failure -> {
+            flushOnce().subscribe().with(flushed -> {
+                inRound = false;
+                schedule(flushed >= batchSize ? 0 : interval.toMillis());
+            }, failure -> {
+                inRound = false;
                 LOG.warnf("write-behind round failed: %s", failure.toString());
                 schedule(Math.max(interval.toMillis(), 1000));
             });

@@ -57,6 +57,12 @@ class WriteBehindTest {
     @ConfigProperty(name = "exam.answer.write-behind.lease")
     Duration lease;
 
+    /** Stops the loop and waits for a round in flight, so none touches this test's drafts. */
+    private void pauseWriteBehind() {
+        writeBehind.pause();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !writeBehind.isInRound());
+    }
+
     @AfterEach
     void cleanUp() {
         writeBehind.resume();
@@ -65,7 +71,7 @@ class WriteBehindTest {
 
     @Test
     void everyAcknowledgedChangeReachesPostgresAcrossAStoppedAndACrashedFlusher() {
-        writeBehind.pause();
+        pauseWriteBehind();
         List<TestSession> sessions = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             sessions.add(fixtures.session());
@@ -119,7 +125,7 @@ class WriteBehindTest {
 
     @Test
     void changesRedisLostBeforeTheFlushShowUpAsANewGeneration() {
-        writeBehind.pause();
+        pauseWriteBehind();
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"unflushed\"")).statusCode(200).body("generation", equalTo(1));
         fixtures.loseDraft(s);
@@ -144,7 +150,7 @@ class WriteBehindTest {
 
     @Test
     void aFlushOfTheOldGenerationDoesNotCoverChangesOfTheRebuiltDraft() {
-        writeBehind.pause();
+        pauseWriteBehind();
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"before\"")).statusCode(200);
         Draft flushedBeforeTheLoss = store.readUnpersisted(s.sessionId()).await().indefinitely();
