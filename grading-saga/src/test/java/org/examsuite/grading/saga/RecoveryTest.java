@@ -4,6 +4,7 @@ import static org.examsuite.grading.Fixture.awaitSaga;
 import static org.examsuite.grading.Fixture.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -78,16 +79,61 @@ class RecoveryTest {
         assertEquals(1, archive.forPaper(paper.paperId()).size());
     }
 
+    @Test
+    void aWorkerWhoseLeaseIsGoneCanWriteNothing() {
+        Submitted paper = Fixture.paper(Fixture.exam(EXAM, 1), Map.of("q1", "4"));
+        // held by a live replica, and not due: no worker of this test's replica touches it
+        UUID sagaId = crashed(paper, "{}", new String[] {"PENDING", "PENDING", "PENDING"}, "replica-a/w0");
+        assertThrows(SagaStore.LeaseLost.class, () -> sagas.beginStep(sagaId, "replica-b/w0", java.time.Duration.ofSeconds(5),
+                0, "grade", false, null));
+        assertThrows(SagaStore.LeaseLost.class, () -> sagas.finish(sagaId, "replica-b/w0", "COMPLETED", null, null, null,
+                null, c -> { }));
+        sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5), 0, "grade", false, null);
+        assertEquals(List.of(1, 0, 0), sagas.steps(sagaId).stream().map(SagaStore.StepRow::attempts).toList());
+        assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
+        // the owner's lease has run out: it can no longer write either
+        db.inTransaction(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() - interval '1 second', "
+                    + "next_attempt_at = now() + interval '1 hour' WHERE saga_id = ?")) {
+                update.setObject(1, sagaId);
+                update.executeUpdate();
+            }
+            return null;
+        });
+        assertThrows(SagaStore.LeaseLost.class, () -> sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5),
+                1, "validate", false, new SagaStore.Completed(0, "grade", "{}", false)));
+        assertEquals("RUNNING", sagas.steps(sagaId).get(0).status(), "nothing of the refused write was kept");
+        db.inTransaction(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'FAILED' WHERE saga_id = ?")) {
+                update.setObject(1, sagaId); // a test artefact: no later run should pick it up
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     /** The state a replica leaves when it dies: its lease (already run out here) and a step it had started. */
-    private void crashed(Submitted paper, String data, String[] stepStatus) {
+    private UUID crashed(Submitted paper, String data, String[] stepStatus) {
+        return crashed(paper, data, stepStatus, null);
+    }
+
+    private UUID crashed(Submitted paper, String data, String[] stepStatus, String liveOwner) {
         UUID sagaId = UUID.randomUUID();
         db.inTransaction(c -> {
             sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, paper.paperId(), 1, paper.examId(),
                     paper.sessionId(), data, null, null, List.of("grade", "validate", "archive")));
             results.createPending(c, paper.paperId(), 1, sagaId, paper.examId(), paper.sessionId());
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_owner = 'replica-that-died/w0', "
-                    + "lease_until = now() - interval '1 second' WHERE saga_id = ?")) {
-                update.setObject(1, sagaId);
+            try (PreparedStatement update = c.prepareStatement(liveOwner == null
+                    ? "UPDATE saga SET lease_owner = 'replica-that-died/w0', lease_until = now() - interval '1 second' "
+                            + "WHERE saga_id = ?"
+                    : "UPDATE saga SET lease_owner = ?, lease_until = now() + interval '1 hour', "
+                            + "next_attempt_at = now() + interval '1 hour' WHERE saga_id = ?")) {
+                if (liveOwner == null) {
+                    update.setObject(1, sagaId);
+                } else {
+                    update.setString(1, liveOwner);
+                    update.setObject(2, sagaId);
+                }
                 update.executeUpdate();
             }
             for (int i = 0; i < stepStatus.length; i++) {
@@ -103,5 +149,6 @@ class RecoveryTest {
             }
             return null;
         });
+        return sagaId;
     }
 }
