@@ -4,8 +4,9 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
-import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,9 +26,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
@@ -56,7 +61,7 @@ public class OutboxRelay {
     @Inject
     Pool pool;
     @Inject
-    RedisDataSource redis;
+    ReactiveRedisDataSource reactiveRedis;
     @Inject
     @RestClient
     SessionClient sessions;
@@ -82,6 +87,12 @@ public class OutboxRelay {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean wanted = new AtomicBoolean();
     private ScheduledExecutorService executor;
+    /** session-service calls of one run go out side by side. */
+    private final ExecutorService notifier = Executors.newFixedThreadPool(8, runnable -> {
+        Thread thread = new Thread(runnable, "outbox-notifier");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     void start(@Observes StartupEvent event) {
         if (!enabled) {
@@ -99,6 +110,7 @@ public class OutboxRelay {
         if (executor != null) {
             executor.shutdownNow();
         }
+        notifier.shutdownNow();
     }
 
     /** Asks for a run soon; many kicks during one run fold into one more run. */
@@ -129,7 +141,12 @@ public class OutboxRelay {
         }
     }
 
-    /** One pass over the due rows; returns how many it claimed. Public for tests and tooling. */
+    /**
+     * One pass over the due rows; returns how many it claimed. The claimed rows are sent
+     * concurrently (XADDs pipelined on the Redis connections, session-service calls on a small
+     * pool) and marked in one UPDATE, so the relay keeps up with a deadline storm.
+     * Public for tests and tooling.
+     */
     public int runOnce() {
         Instant now = clock.instant();
         List<Row> claimed = new ArrayList<>();
@@ -139,35 +156,65 @@ public class OutboxRelay {
                 + "RETURNING id, kind, paper_id, session_id, exam_id, traceparent, tracestate, attempts")
                 .execute(Tuple.of(at(now.plus(lease)), at(now), batchSize)).await().atMost(TIMEOUT)
                 .forEach(claimed::add);
+        List<CompletableFuture<Void>> sends = new ArrayList<>(claimed.size());
         for (Row row : claimed) {
-            long id = row.getLong("id");
-            // Each send is a span in the trace of the request that stored the paper.
-            Span span = tracer.spanBuilder("outbox " + row.getString("kind"))
-                    .setParent(tracing.extract(storedTrace(row)))
-                    .setSpanKind(SpanKind.PRODUCER)
-                    .setAttribute("exam.paper_id", row.getUUID("paper_id").toString())
-                    .startSpan();
-            try (Scope ignored = span.makeCurrent()) {
-                if ("PAPER_PUBLISH".equals(row.getString("kind"))) {
-                    publish(row);
-                    markSent(id, now.plus(republishAfter), false);
-                } else {
-                    notifySession(row);
-                    markSent(id, now, true);
-                }
-            } catch (RuntimeException e) {
-                span.setStatus(StatusCode.ERROR, e.toString());
-                Duration backoff = Duration.ofSeconds(Math.min(300, 1L << Math.min(8, row.getInteger("attempts"))));
-                LOG.warnf("outbox row %d (%s, paper %s) failed, next try in %s: %s", id, row.getString("kind"),
-                        row.getUUID("paper_id"), backoff, e.toString());
-                pool.preparedQuery("UPDATE outbox SET next_attempt_at = $2, last_error = $3 WHERE id = $1")
-                        .execute(Tuple.of(id, at(now.plus(backoff)), String.valueOf(e.getMessage())))
-                        .await().atMost(TIMEOUT);
-            } finally {
-                span.end();
+            sends.add(send(row));
+        }
+        List<Long> published = new ArrayList<>();
+        List<Long> notified = new ArrayList<>();
+        for (int i = 0; i < claimed.size(); i++) {
+            Row row = claimed.get(i);
+            try {
+                sends.get(i).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                (isPaper(row) ? published : notified).add(row.getLong("id"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                retryLater(row, now, e);
+            } catch (ExecutionException | TimeoutException e) {
+                retryLater(row, now, e.getCause() == null ? e : e.getCause());
             }
         }
+        markSent(published, now.plus(republishAfter), false);
+        markSent(notified, now, true);
         return claimed.size();
+    }
+
+    /** Sends one row inside its span, a child of the trace of the request that stored the paper. */
+    private CompletableFuture<Void> send(Row row) {
+        Span span = tracer.spanBuilder("outbox " + row.getString("kind"))
+                .setParent(tracing.extract(storedTrace(row)))
+                .setSpanKind(SpanKind.PRODUCER)
+                .setAttribute("exam.paper_id", row.getUUID("paper_id").toString())
+                .startSpan();
+        CompletableFuture<Void> sent;
+        try (Scope ignored = span.makeCurrent()) {
+            if (isPaper(row)) {
+                sent = reactiveRedis.execute("XADD", xaddArguments(row)).subscribeAsCompletionStage().thenApply(r -> null);
+            } else {
+                sent = CompletableFuture.runAsync(Context.current().wrap(() -> notifySession(row)), notifier);
+            }
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.whenComplete((ok, error) -> {
+            if (error != null) {
+                span.setStatus(StatusCode.ERROR, error.toString());
+            }
+            span.end();
+        });
+    }
+
+    private void retryLater(Row row, Instant now, Throwable error) {
+        Duration backoff = Duration.ofSeconds(Math.min(300, 1L << Math.min(8, row.getInteger("attempts"))));
+        LOG.warnf("outbox row %d (%s, paper %s) failed, next try in %s: %s", row.getLong("id"), row.getString("kind"),
+                row.getUUID("paper_id"), backoff, error.toString());
+        pool.preparedQuery("UPDATE outbox SET next_attempt_at = $2, last_error = $3 WHERE id = $1")
+                .execute(Tuple.of(row.getLong("id"), at(now.plus(backoff)), String.valueOf(error.getMessage())))
+                .await().atMost(TIMEOUT);
+    }
+
+    private static boolean isPaper(Row row) {
+        return "PAPER_PUBLISH".equals(row.getString("kind"));
     }
 
     private static Map<String, String> storedTrace(Row row) {
@@ -181,18 +228,17 @@ public class OutboxRelay {
         return fields;
     }
 
-    private void publish(Row row) {
+    /** XADD arguments; the trace fields are those of the current (relay) span, continued by grading-saga. */
+    private String[] xaddArguments(Row row) {
         List<String> args = new ArrayList<>(List.of(stream, "*",
                 "paperId", row.getUUID("paper_id").toString(),
                 "sessionId", row.getString("session_id"),
                 "examId", row.getString("exam_id")));
-        // The trace of the request that stored the paper continues in grading-saga (through this
-        // relay's span, which is current here).
         tracing.currentContext().forEach((field, value) -> {
             args.add(field);
             args.add(value);
         });
-        redis.execute("XADD", args.toArray(String[]::new));
+        return args.toArray(String[]::new);
     }
 
     private void notifySession(Row row) {
@@ -204,11 +250,14 @@ public class OutboxRelay {
         }
     }
 
-    private void markSent(long id, Instant nextAttempt, boolean done) {
+    private void markSent(List<Long> ids, Instant nextAttempt, boolean done) {
+        if (ids.isEmpty()) {
+            return;
+        }
         Instant now = clock.instant();
         pool.preparedQuery("UPDATE outbox SET last_sent_at = $2, next_attempt_at = $3, last_error = NULL, "
-                + "done_at = CASE WHEN $4 THEN coalesce(done_at, $2) ELSE done_at END WHERE id = $1")
-                .execute(Tuple.of(id, at(now), at(nextAttempt), done)).await().atMost(TIMEOUT);
+                + "done_at = CASE WHEN $4 THEN coalesce(done_at, $2) ELSE done_at END WHERE id = ANY($1)")
+                .execute(Tuple.of(ids.toArray(Long[]::new), at(now), at(nextAttempt), done)).await().atMost(TIMEOUT);
     }
 
     /** grading-saga's confirmation: the paper's saga is durable, stop republishing. Idempotent. */
