@@ -179,10 +179,11 @@ public final class Demo {
     }
 
     private static String status(Counters counters, FaultLog faults, int candidates, long runStart) {
-        return String.format(Locale.ROOT, "t+%ds started %d/%d autosaves %d retries %d faults %d submits %d | candidates done %s",
-                (System.currentTimeMillis() - runStart) / 1000, counters.get("candidates.started"), candidates,
-                counters.get("autosave.ok"), counters.sumPrefix("retry."), faults.total(), counters.get("submits"),
-                Progress.bar(counters.get("candidates.done") / (double) candidates));
+        long done = counters.get("candidates.done");
+        return String.format(Locale.ROOT, "t+%ds | started %d | autosaves %d | retries %d | faults %d | submits %d | done %s %d/%d",
+                (System.currentTimeMillis() - runStart) / 1000, counters.get("candidates.started"), counters.get("autosave.ok"),
+                counters.sumPrefix("retry."), faults.total(), counters.get("submits"),
+                Progress.bar(done / (double) candidates, 10), done, candidates);
     }
 
     private static List<FaultProxy.Route> routes(DemoOptions options) {

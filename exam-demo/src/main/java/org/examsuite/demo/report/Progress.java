@@ -52,8 +52,13 @@ public final class Progress implements AutoCloseable {
 
     public static String bar(double fraction) {
         double clamped = Math.max(0, Math.min(1, fraction));
-        int filled = (int) Math.round(clamped * 30);
-        return "[" + "#".repeat(filled) + "-".repeat(30 - filled) + "] " + String.format(Locale.ROOT, "%3.0f%%", clamped * 100);
+        return bar(clamped, 30) + " " + String.format(Locale.ROOT, "%3.0f%%", clamped * 100);
+    }
+
+    /** Just the bar, {@code width} characters between the brackets. */
+    public static String bar(double fraction, int width) {
+        int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width);
+        return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
     }
 
     private static String pad(String line, int width) {
