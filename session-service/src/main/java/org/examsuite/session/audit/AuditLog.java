@@ -1,6 +1,5 @@
 package org.examsuite.session.audit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -11,6 +10,7 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
+import org.examsuite.session.json.JsonText;
 
 /**
  * Writes one audit entry per operator action (who, what, when, which exam/session), in the
@@ -25,12 +25,7 @@ public class AuditLog {
 
     public Uni<Void> record(SqlClient tx, String actor, String action, String examId, String sessionId,
             Map<String, ?> detail) {
-        String detailJson;
-        try {
-            detailJson = json.writeValueAsString(detail);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        String detailJson = JsonText.write(json, detail);
         return tx.preparedQuery("INSERT INTO audit_entry (at, actor, action, exam_id, session_id, detail) "
                 + "VALUES ($1, $2, $3, $4, $5, $6::text::jsonb)")
                 .execute(Tuple.of(OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC), actor, action, examId, sessionId,

@@ -41,7 +41,7 @@ public class ExamResource {
     @GET
     @Path("/{examId}")
     public Uni<ExamView> get(@PathParam("examId") String examId) {
-        return exams.view(examId);
+        return exams.viewAudited(examId, caller.subject());
     }
 
     @POST

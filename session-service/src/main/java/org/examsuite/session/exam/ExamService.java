@@ -82,6 +82,12 @@ public class ExamService {
         return require(examId).map(exam -> ExamView.of(exam, clock.instant()));
     }
 
+    /** An operator reads the exam with its keys: that is audited too (who saw the keys, when). */
+    public Uni<ExamView> viewAudited(String examId, String actor) {
+        return view(examId).call(view -> pool.withTransaction(tx -> audit.record(tx, actor, "exam.viewed", examId, null,
+                Map.of("keyRevision", view.keyRevision()))));
+    }
+
     /**
      * A new key for one question; questions stay as they are. Correcting to the key already
      * held changes nothing (so a retry does not bump the revision). grading-saga regrades

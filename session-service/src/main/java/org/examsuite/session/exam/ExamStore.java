@@ -15,6 +15,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.examsuite.session.json.JsonText;
 
 /** The {@code exam} table. */
 @ApplicationScoped
@@ -92,11 +93,7 @@ public class ExamStore {
     }
 
     private String write(List<Question> questions) {
-        try {
-            return json.writeValueAsString(questions);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return JsonText.write(json, questions);
     }
 
     static OffsetDateTime at(Instant instant) {

@@ -1,6 +1,5 @@
 package org.examsuite.session.live;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -22,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.redis.Keys;
 import org.jboss.logging.Logger;
+import org.examsuite.session.json.JsonText;
 
 /**
  * The live sockets open on this replica, by session. Proctor commands are published on a
@@ -87,11 +87,7 @@ public class LiveHub {
     }
 
     private String write(Map<String, Object> message) {
-        try {
-            return json.writeValueAsString(message);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return JsonText.write(json, message);
     }
 
     void add(WebSocketConnection connection, String sessionId, long deviceEpoch) {

@@ -24,6 +24,7 @@ import java.util.Map;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
+import org.examsuite.session.json.JsonText;
 
 /**
  * {@code /api/v1/sessions/{sessionId}/live} (DESIGN.md §4.2). Browsers cannot set
@@ -144,11 +145,7 @@ public class LiveSocket {
     }
 
     private String write(Map<String, ?> message) {
-        try {
-            return json.writeValueAsString(message);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return JsonText.write(json, message);
     }
 
     /** {@code Sec-WebSocket-Protocol: exam-live, <token>}: the entry that is not ours. */

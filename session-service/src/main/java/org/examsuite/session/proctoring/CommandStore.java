@@ -17,6 +17,7 @@ import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.redis.Keys;
 import org.examsuite.session.redis.LuaScript;
+import org.examsuite.session.json.JsonText;
 
 /**
  * Proctor commands for one session's device (extension, warning, forced submit, takeover,
@@ -43,12 +44,7 @@ public class CommandStore {
         command.put("type", type);
         command.put("at", clock.instant().toString());
         command.putAll(fields);
-        String text;
-        try {
-            text = json.writeValueAsString(command);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        String text = JsonText.write(json, command);
         return pushScript.run(redis, List.of(Keys.commands(sessionId), Keys.commandSequence(sessionId)),
                 List.of(text, Integer.toString(KEEP), Long.toString(TTL.toMillis()), channel, sessionId))
                 .map(Response::toLong);

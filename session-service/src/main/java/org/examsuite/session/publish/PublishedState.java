@@ -1,6 +1,5 @@
 package org.examsuite.session.publish;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
@@ -16,6 +15,7 @@ import org.examsuite.session.exam.Question;
 import org.examsuite.session.redis.Keys;
 import org.examsuite.session.redis.LuaScript;
 import org.examsuite.session.session.SessionRow;
+import org.examsuite.session.json.JsonText;
 
 /**
  * Writes the read-only state other services read on their hot paths (DESIGN.md §4.1,
@@ -51,12 +51,7 @@ public class PublishedState {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("examId", exam.examId());
         value.put("questions", exam.questions().stream().map(Question::published).toList());
-        String text;
-        try {
-            text = json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        String text = JsonText.write(json, value);
         long expireAt = exam.closesAt().plus(retention).toEpochMilli();
         return redis.set(List.of(Keys.examQuestions(exam.examId()), text, "PXAT", Long.toString(expireAt))).replaceWithVoid();
     }

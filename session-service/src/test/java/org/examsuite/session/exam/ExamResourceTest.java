@@ -62,6 +62,9 @@ class ExamResourceTest {
                 .body("questions[4].tolerance", equalTo(0.005f))
                 .body("questions[5].key", nullValue())
                 .body("createdBy", equalTo("op-alice"));
+        // reading the keys is an audited action
+        given().auth().oauth2(TestTokens.operator()).queryParam("examId", examId).get("/api/v1/audit").then()
+                .body("entries[0].action", equalTo("exam.viewed")).body("entries[0].actor", equalTo("op-alice"));
     }
 
     @Test
