@@ -97,12 +97,28 @@ for n in $SESSIONS; do
   exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
   db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
     "SELECT count(*) || ' papers, ' || count(DISTINCT session_id) || ' sessions' FROM exam_submission.papers WHERE exam_id = '$exam_id'")"
+  # The outbox: every paper published to the stream and every session told, after the storm.
+  pending_sql="SELECT count(*) FROM exam_submission.outbox WHERE exam_id = '$exam_id' AND last_sent_at IS NULL"
+  drained_after=""
+  for waited in $(seq 0 120); do
+    if [ "$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc "$pending_sql")" = "0" ]; then
+      drained_after="${waited} s after the storm"
+      break
+    fi
+    sleep 1
+  done
+  outbox="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
+    "SELECT count(*) FILTER (WHERE kind = 'PAPER_PUBLISH' AND last_sent_at IS NOT NULL) || ' published, ' ||
+            count(*) FILTER (WHERE kind = 'SESSION_SUBMITTED' AND done_at IS NOT NULL) || ' sessions told, ' ||
+            count(*) FILTER (WHERE last_sent_at IS NULL) || ' pending'
+     FROM exam_submission.outbox WHERE exam_id = '$exam_id'")"
   {
     echo
     echo "## $n sessions"
     echo
     cat "$WORK/storm-$n.md"
     echo "| PostgreSQL (unique per session) | $db_check |"
+    echo "| outbox (drained ${drained_after:-not within 120 s}) | $outbox |"
   } >>"$OUT"
 done
 grep -h "ERROR" "$WORK/submission-service.log" | head -5 >>"$OUT" || true
