@@ -79,7 +79,6 @@ public class PaperStreamConsumer {
             return;
         }
         stream = redis.stream(String.class);
-        ensureGroup();
         running = true;
         loop = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "papers-consumer");
@@ -117,8 +116,14 @@ public class PaperStreamConsumer {
     }
 
     private void consume() {
+        boolean groupReady = false;
         while (running) {
             try {
+                if (!groupReady) {
+                    // here, not at start-up: with Redis down the service still starts (not ready) and catches up later
+                    ensureGroup();
+                    groupReady = true;
+                }
                 if (!clock.instant().isBefore(nextClaim)) {
                     claimAbandoned();
                     nextClaim = clock.instant().plus(claimIdle.dividedBy(2));

@@ -162,9 +162,9 @@ public class SagaEngine {
                 .setAttribute("exam.paper.id", saga.paperId()).startSpan();
         try (Scope ignored = span.makeCurrent()) {
             SagaDefinition definition = definition(saga.definition());
-            SagaStore.Loaded loaded = store.load(saga.sagaId());
+            SagaStore.Loaded loaded = new SagaStore.Loaded(saga, store.steps(saga.sagaId()));
             SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
-                    saga.sessionId(), (ObjectNode) mapper.readTree(loaded.saga().data()));
+                    saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
             drive(owner, definition, context, loaded);
         } catch (SagaStore.LeaseLost e) {
             LOG.infof("saga %s: %s", saga.sagaId(), e.getMessage());

@@ -165,12 +165,8 @@ public class SagaStore {
     public record Completed(int position, String step, String data, boolean compensation) {
     }
 
-    /** Loads a claimed saga and its step log in one go. */
+    /** A claimed saga (as the claim returned it) and its step log. */
     public record Loaded(SagaRow saga, List<StepRow> steps) {
-    }
-
-    public Loaded load(UUID sagaId) {
-        return db.inTransaction(c -> new Loaded(find(c, sagaId, false).orElseThrow(), steps(c, sagaId)));
     }
 
     /**
