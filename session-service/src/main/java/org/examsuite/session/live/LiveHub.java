@@ -13,6 +13,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +51,10 @@ public class LiveHub {
     String channel;
 
     void subscribe(@Observes StartupEvent event) {
-        redis.pubsub(String.class).subscribe(channel, this::deliver).subscribe().with(
+        // Redis may still be starting with us: keep trying rather than run without live commands.
+        redis.pubsub(String.class).subscribe(channel, this::deliver)
+                .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).indefinitely()
+                .subscribe().with(
                 subscriber -> LOG.debugf("listening for proctor commands on %s", channel),
                 failure -> LOG.error("cannot listen for proctor commands; live sockets get none", failure));
     }
