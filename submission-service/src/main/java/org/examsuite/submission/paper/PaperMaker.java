@@ -105,7 +105,7 @@ public class PaperMaker {
                 }
             }
             if (System.nanoTime() > giveUpAt) {
-                throw ApiException.retryLater(503, "SUBMISSION_BUSY",
+                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
                         "The session's paper is still being stored; retry to get it.", 1);
             }
             // Waiting for the lock holder's paper: a short, growing pause on this worker thread.
