@@ -2,6 +2,7 @@ package org.examsuite.grading.clients;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import java.time.temporal.ChronoUnit;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -29,7 +30,11 @@ public class PaperSource {
         }
     }
 
-    /** Idempotent on submission-service's side, so a retry is always safe. */
+    /**
+     * Idempotent on submission-service's side, so a retry is always safe. The circuit breaker
+     * lets a batch fail fast while submission-service is down (its messages stay pending).
+     */
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5000)
     @Retry(maxRetries = 2, delay = 200, jitter = 100, retryOn = {RemoteFailure.Transient.class, TimeoutException.class},
             abortOn = RemoteFailure.Permanent.class)
     @ExponentialBackoff(maxDelay = 2, maxDelayUnit = ChronoUnit.SECONDS)

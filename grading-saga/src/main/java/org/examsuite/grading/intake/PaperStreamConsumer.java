@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -68,9 +69,12 @@ public class PaperStreamConsumer {
     Duration block;
     @ConfigProperty(name = "exam.grading.consumer.claim-idle", defaultValue = "60s")
     Duration claimIdle;
+    @ConfigProperty(name = "exam.grading.consumer.confirm-concurrency", defaultValue = "16")
+    int confirmConcurrency;
 
     private StreamCommands<String, String, String> stream;
     private ExecutorService loop;
+    private ExecutorService confirmers;
     private volatile boolean running;
     private Instant nextClaim = Instant.EPOCH;
 
@@ -85,6 +89,11 @@ public class PaperStreamConsumer {
             thread.setDaemon(true);
             return thread;
         });
+        confirmers = Executors.newFixedThreadPool(confirmConcurrency, runnable -> {
+            Thread thread = new Thread(runnable, "papers-confirm");
+            thread.setDaemon(true);
+            return thread;
+        });
         loop.submit(this::consume);
     }
 
@@ -92,6 +101,7 @@ public class PaperStreamConsumer {
         running = false;
         if (loop != null) {
             loop.shutdown();
+            confirmers.shutdown();
             try {
                 loop.awaitTermination(block.toMillis() + 5000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -192,28 +202,17 @@ public class PaperStreamConsumer {
                 return;
             }
             starter.start(starts);
-            List<String> confirmed = new ArrayList<>();
+            List<CompletableFuture<String>> confirmations = new ArrayList<>();
             for (int i = 0; i < starts.size(); i++) {
                 SagaStarter.Start start = starts.get(i);
-                try (Scope ignored = spans.get(i).makeCurrent()) {
-                    papers.gradingStarted(start.event().paperId());
-                    confirmed.add(start.event().messageId());
-                } catch (RemoteFailure.Permanent e) {
-                    if (e.status() != 404) {
-                        LOG.warnf("could not confirm paper %s to submission-service: %s", start.event().paperId(),
-                                e.getMessage());
-                        break;
-                    }
-                    // submission-service knows no such paper: asking again cannot help, and the saga itself ends in
-                    // NEEDS_REVIEW when it cannot fetch the paper. Acknowledge, and say so.
-                    LOG.warnf("submission-service refused grading-started for paper %s: %s", start.event().paperId(),
-                            e.getMessage());
-                    confirmed.add(start.event().messageId());
-                } catch (RuntimeException e) {
-                    // Left pending: claimed again after claim-idle, and submission-service's relay republishes
-                    // unconfirmed papers anyway. Stop confirming this batch: the service is likely down.
-                    LOG.warnf("could not confirm paper %s to submission-service: %s", start.event().paperId(), e.getMessage());
-                    break;
+                Span span = spans.get(i);
+                confirmations.add(CompletableFuture.supplyAsync(() -> confirm(start.event(), span), confirmers));
+            }
+            List<String> confirmed = new ArrayList<>();
+            for (CompletableFuture<String> confirmation : confirmations) {
+                String messageId = confirmation.join();
+                if (messageId != null) {
+                    confirmed.add(messageId);
                 }
             }
             if (!confirmed.isEmpty()) {
@@ -221,6 +220,30 @@ public class PaperStreamConsumer {
             }
         } finally {
             spans.forEach(Span::end);
+        }
+    }
+
+    /**
+     * Confirms one paper; the message id when its message may be acknowledged. A failed
+     * confirmation leaves the message pending: it is claimed again after claim-idle, and
+     * submission-service's relay republishes unconfirmed papers anyway.
+     */
+    private String confirm(PaperEvent event, Span span) {
+        try (Scope ignored = span.makeCurrent()) {
+            papers.gradingStarted(event.paperId());
+            return event.messageId();
+        } catch (RemoteFailure.Permanent e) {
+            if (e.status() == 404) {
+                // submission-service knows no such paper: asking again cannot help, and the saga itself ends in
+                // NEEDS_REVIEW when it cannot fetch the paper. Acknowledge, and say so.
+                LOG.warnf("submission-service knows no paper %s: message acknowledged", event.paperId());
+                return event.messageId();
+            }
+            LOG.warnf("could not confirm paper %s to submission-service: %s", event.paperId(), e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            LOG.warnf("could not confirm paper %s to submission-service: %s", event.paperId(), e.getMessage());
+            return null;
         }
     }
 

@@ -50,10 +50,14 @@ public class ResultStore {
         }
     }
 
-    /** The grade step's provisional marks: stored, not shown (the status stays PENDING). */
+    /**
+     * The grade step's provisional marks: stored, not shown (the status stays PENDING).
+     * Committed asynchronously like the step log: a step's own writes may be lost in a crash
+     * only together with the step's record, and then the step runs again.
+     */
     public void provisional(String paperId, int run, String candidateId, BigDecimal score, BigDecimal maxScore, String marks,
             long keyRevision, String reason) {
-        db.inTransaction(c -> {
+        db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE result SET candidate_id = ?, score = ?, max_score = ?, "
                     + "marks = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
                     + "WHERE paper_id = ? AND run = ?")) {
@@ -73,7 +77,7 @@ public class ResultStore {
 
     /** The grade step's compensation: provisional marks are voided, so they can never be shown. */
     public void voidMarks(String paperId, int run) {
-        db.inTransaction(c -> {
+        db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE result SET score = NULL, marks = NULL, "
                     + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
                 update.setString(1, paperId);
