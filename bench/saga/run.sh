@@ -122,6 +122,15 @@ verify="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$GRADING_P
   echo
   echo "Sagas by status in $DB_NAME (all runs so far): $(sql "SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM exam_grading.saga GROUP BY status) s")"
 } >>"$OUT"
+{
+  echo
+  echo "Mean time per step in grading-saga (its own metrics, all rounds):"
+  echo
+  curl -s "http://127.0.0.1:$GRADING_PORT/q/metrics" | awk '
+    /^exam_saga_step_duration_seconds_count/ { match($0, /step="[^"]*"/); c[substr($0, RSTART + 6, RLENGTH - 7)] = $2 }
+    /^exam_saga_step_duration_seconds_sum/ { match($0, /step="[^"]*"/); s[substr($0, RSTART + 6, RLENGTH - 7)] = $2 }
+    END { for (k in c) if (c[k] > 0) printf "- %s: %.1f ms over %d runs\n", k, 1000 * s[k] / c[k], c[k] }'
+} >>"$OUT"
 grep -h "ERROR" "$WORK/grading-saga.log" | head -5 >>"$OUT" || true
 cat "$OUT"
 echo "report: $OUT"

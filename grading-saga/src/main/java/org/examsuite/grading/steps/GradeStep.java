@@ -39,11 +39,14 @@ public class GradeStep implements SagaStep {
     ResultStore results;
     @Inject
     ObjectMapper mapper;
+    @Inject
+    FetchedPapers fetched;
 
     @Override
     public StepOutcome execute(SagaContext context) {
         ObjectNode data = context.data();
-        JsonNode paper = parse(StepCalls.remote(() -> papers.paper(context.paperId())));
+        String raw = StepCalls.remote(() -> papers.paper(context.paperId()));
+        JsonNode paper = parse(raw);
         ExamKey exam;
         try {
             exam = StepCalls.remote(() -> exams.get(context.examId(), data.path("minKeyRevision").asLong(0)));
@@ -79,7 +82,11 @@ public class GradeStep implements SagaStep {
                     grading.maxScore(), marks.toString(), exam.keyRevision(), reason);
             return null;
         });
-        return grading.complete() ? StepOutcome.DONE : StepOutcome.WAIT;
+        if (!grading.complete()) {
+            return StepOutcome.WAIT;
+        }
+        fetched.put(context.sagaId(), raw);
+        return StepOutcome.DONE;
     }
 
     @Override
@@ -89,6 +96,7 @@ public class GradeStep implements SagaStep {
             return null;
         });
         context.data().remove("grade");
+        fetched.forget(context.sagaId());
     }
 
     private JsonNode parse(String raw) {

@@ -13,7 +13,8 @@ import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 
 /**
- * Step 2 — validate: the paper, fetched again from submission-service, must verify (digest
+ * Step 2 — validate: the paper as fetched from submission-service (by the grade step of this
+ * run, or again after a restart) must verify (digest
  * over RFC 8785 canonical JSON, signature with submission-service's paper key), must be
  * the paper of this saga and exactly the one graded, and every mark must lie within its
  * question's bounds. Any failure is permanent: the grade is compensated and the result
@@ -25,10 +26,16 @@ public class ValidateStep implements SagaStep {
     PaperSource papers;
     @Inject
     PaperSignature signature;
+    @Inject
+    FetchedPapers fetched;
 
     @Override
     public StepOutcome execute(SagaContext context) {
-        ObjectNode paper = signature.verify(StepCalls.remote(() -> papers.paper(context.paperId())));
+        String raw = fetched.take(context.sagaId());
+        if (raw == null) {
+            raw = StepCalls.remote(() -> papers.paper(context.paperId()));
+        }
+        ObjectNode paper = signature.verify(raw);
         if (!context.paperId().equals(paper.path("paperId").asText())) {
             throw StepFailure.permanent("the paper served is not paper " + context.paperId());
         }
