@@ -28,7 +28,8 @@ import java.util.concurrent.Executors;
  * The grading-saga benchmark's helpers (JDK only, run as a single-file program):
  *
  *   stubs PORT PAPER_KEY EXAM_ID      session-service and submission-service as grading-saga calls them:
- *                                     the exam with keys, signed papers (any id "<prefix>-<n>") and grading-started
+ *                                     the exam with keys, signed papers (any id "<prefix>-<n>") and grading-started;
+ *                                     POST /bench/prepare?prefix=P&count=N signs a round's papers beforehand
  *   publish HOST PORT DB STREAM EXAM_ID PREFIX COUNT
  *                                     XADDs COUNT paper events (pipelined RESP) and prints the first entry's id
  *   token OPERATOR_KEY                an operator token for the bench instance's /api/v1/archive/verify
@@ -53,6 +54,8 @@ public class Bench {
     // --- stubs -------------------------------------------------------------------------------------
 
     static void stubs(int port, PrivateKey paperKey, String examId) throws IOException {
+        // Without TCP_NODELAY the JDK server's separate header and body writes meet delayed ACKs: ~40 ms a request.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         Map<String, byte[]> papers = new ConcurrentHashMap<>();
         byte[] exam = ("{\"examId\":\"" + examId + "\",\"keyRevision\":1,\"questions\":" + EXAM_QUESTIONS + "}")
                 .getBytes(StandardCharsets.UTF_8);
@@ -68,6 +71,21 @@ public class Bench {
                 return;
             }
             send(exchange, 200, papers.computeIfAbsent(rest, id -> signedPaper(id, examId, paperKey)));
+        });
+        // Papers are signed before a round (POST /bench/prepare?prefix=P&count=N), so the stub's RSA signing is
+        // not counted as grading time; a real submission-service signs once, at submission.
+        server.createContext("/bench/prepare", exchange -> {
+            Map<String, String> query = new TreeMap<>();
+            for (String pair : exchange.getRequestURI().getQuery().split("&")) {
+                String[] kv = pair.split("=", 2);
+                query.put(kv[0], kv[1]);
+            }
+            int count = Integer.parseInt(query.get("count"));
+            java.util.stream.IntStream.range(0, count).parallel().forEach(i -> {
+                String id = query.get("prefix") + "-" + i;
+                papers.computeIfAbsent(id, key -> signedPaper(key, examId, paperKey));
+            });
+            send(exchange, 200, ("{\"prepared\":" + count + "}").getBytes(StandardCharsets.UTF_8));
         });
         server.start();
         System.out.println("stubs on " + port);

@@ -64,7 +64,8 @@ cleanup() {
 trap cleanup EXIT
 
 java "$HERE/Bench.java" stubs "$STUB_PORT" "$WORK/paper.key" "$EXAM_ID" >"$WORK/stubs.log" 2>&1 &
-PIDS+=($!)
+STUB_PID=$!
+PIDS+=("$STUB_PID")
 
 EXAM_HTTP_PORT="$GRADING_PORT" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
 EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
@@ -77,21 +78,29 @@ QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSO
   java ${JAVA_OPTS:-} -jar "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" >"$WORK/grading-saga.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1 && break
+  curl -sf -X POST "http://127.0.0.1:$STUB_PORT/bench/prepare?prefix=probe&count=1" >/dev/null 2>&1 \
+    && curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1 && break
   sleep 1
 done
-curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null || { echo "grading-saga not ready"; tail -40 "$WORK"/*.log; exit 1; }
+curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null || { echo "grading-saga not ready"; tail -n 40 "$WORK/grading-saga.log"; exit 1; }
+# our stub, not something else on its port (papers signed with another key would all fail validation)
+kill -0 "$STUB_PID" 2>/dev/null || { echo "the stub did not start"; cat "$WORK/stubs.log"; exit 1; }
 
 # round NAME COUNT: publish COUNT papers at once, wait until all are GRADED, print one table row.
 round() {
   local name="$1" count="$2" prefix="bench-$STAMP-$1"
   local first_id graded=0 waited=0
+  curl -sf -X POST "http://127.0.0.1:$STUB_PORT/bench/prepare?prefix=$prefix&count=$count" >/dev/null
   first_id="$(java "$HERE/Bench.java" publish "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$STREAM" "$EXAM_ID" "$prefix" "$count")"
   while [ "$graded" -lt "$count" ] && [ "$waited" -lt "$((TIMEOUT_S * 5))" ]; do
     sleep 0.2
     waited=$((waited + 1))
     graded="$(sql "SELECT count(*) FROM exam_grading.result WHERE status = 'GRADED' AND paper_id LIKE '$prefix-%'")"
   done
+  if [ "$graded" -lt "$count" ]; then
+    echo "round $name: only $graded of $count graded after ${TIMEOUT_S}s" >&2
+    for log in "$WORK/grading-saga.log" "$WORK/stubs.log"; do tail -n 20 "$log" >&2; done
+  fi
   local start_ms="${first_id%%-*}"
   local end_ms sagas records seconds rate
   end_ms="$(sql "SELECT (extract(epoch FROM max(updated_at)) * 1000)::bigint FROM exam_grading.result WHERE paper_id LIKE '$prefix-%' AND status = 'GRADED'")"
