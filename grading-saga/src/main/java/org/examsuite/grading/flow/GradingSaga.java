@@ -88,5 +88,10 @@ public class GradingSaga {
         public void failed(Connection c, SagaContext context, String step, String reason) throws SQLException {
             results.status(c, context.paperId(), context.run(), ResultStore.FAILED, step + ": " + reason);
         }
+
+        @Override
+        public void retried(Connection c, SagaContext context, String actor) throws SQLException {
+            results.status(c, context.paperId(), context.run(), ResultStore.PENDING, "retried by " + actor);
+        }
     }
 }

@@ -27,6 +27,9 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         void compensated(Connection connection, SagaContext context, String failedStep, String reason) throws SQLException;
 
         void failed(Connection connection, SagaContext context, String step, String reason) throws SQLException;
+
+        /** An operator retried the FAILED saga (its {@code data} is not loaded: null). */
+        void retried(Connection connection, SagaContext context, String actor) throws SQLException;
     }
 
     public Step step(int position) {

@@ -56,6 +56,8 @@ public class SagaResource {
             SagaRow saga = store.find(c, id, true).orElseThrow(SagaResource::notFound);
             String result;
             if (store.retryFailed(c, id, actor)) {
+                engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.paperId(),
+                        saga.run(), saga.examId(), saga.sessionId(), null), actor);
                 result = "retried";
             } else if ("COMPLETED".equals(saga.status()) || "COMPENSATED".equals(saga.status())) {
                 result = "finished";

@@ -135,6 +135,8 @@ class SagaFailureTest {
                 .then().statusCode(403);
         given().auth().oauth2(TestTokens.operator("op-carol")).post("/api/v1/sagas/" + sagaId + "/retry").then()
                 .statusCode(202).body("sagaId", equalTo(sagaId));
+        assertTrue(List.of("PENDING", "GRADED").contains(result(paper.paperId()).getString("status")),
+                "a retried saga's result is no longer FAILED");
         awaitStatus(paper.paperId(), "GRADED");
         assertEquals("COMPLETED", awaitSaga(paper.paperId(), "COMPLETED").getString("status"));
         given().auth().oauth2(TestTokens.operator()).post("/api/v1/sagas/" + sagaId + "/retry").then().statusCode(409)
