@@ -158,11 +158,7 @@ public final class Demo {
             ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
                     options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(), options.dbPassword(),
                     options.papersTable()),
-                    options.operatorToken(), line -> {
-                        if (terminal) {
-                            System.out.print("\r" + line + "        ");
-                        }
-                    });
+                    options.operatorToken(), verifierProgress(terminal));
             Verification verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
                     deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
             if (terminal) {
@@ -176,6 +172,19 @@ public final class Demo {
             System.out.println("\nreport: " + report.toAbsolutePath());
             return new Result(verification.ok() ? EXIT_VERIFIED : EXIT_FAILED, run, report);
         }
+    }
+
+    /** The verifier's progress: rewritten in place on a terminal, a plain line every 10 s otherwise. */
+    private static java.util.function.Consumer<String> verifierProgress(boolean terminal) {
+        long[] lastPlain = {0};
+        return line -> {
+            if (terminal) {
+                System.out.print("\r" + line + "        ");
+            } else if (System.currentTimeMillis() - lastPlain[0] >= 10_000) {
+                System.out.println(line);
+                lastPlain[0] = System.currentTimeMillis();
+            }
+        };
     }
 
     private static String status(Counters counters, FaultLog faults, int candidates, long runStart) {

@@ -100,9 +100,9 @@ public final class ServiceVerifier {
         Map<String, CandidateOutcome> pending = new LinkedHashMap<>();
         outcomes.stream().filter(o -> o.sessionId != null).forEach(o -> pending.put(o.sessionId, o));
         while (true) {
-            for (var it = pending.entrySet().iterator(); it.hasNext();) {
+            for (var it = pending.entrySet().iterator(); it.hasNext() && System.currentTimeMillis() <= until;) {
                 var entry = it.next();
-                ApiResult session = get("verify GET /sessions", targets.sessionBase().resolve("/api/v1/sessions/" + entry.getKey()),
+                ApiResult session = poll("verify GET /sessions", targets.sessionBase().resolve("/api/v1/sessions/" + entry.getKey()),
                         entry.getValue().lastToken);
                 if (session.ok() && session.body().hasNonNull("paperId")) {
                     paperBySession.put(entry.getKey(), session.body().get("paperId").asText());
@@ -149,10 +149,10 @@ public final class ServiceVerifier {
         java.util.Set<String> marked = new java.util.HashSet<>();
         while (true) {
             for (String paperId : paperIds) {
-                if ("GRADED".equals(status.get(paperId))) {
+                if ("GRADED".equals(status.get(paperId)) || System.currentTimeMillis() > until) {
                     continue;
                 }
-                ApiResult result = get("verify GET /results", targets.gradingBase().resolve("/api/v1/results/" + paperId), null);
+                ApiResult result = poll("verify GET /results", targets.gradingBase().resolve("/api/v1/results/" + paperId), null);
                 String current = result.ok() ? result.body().path("status").asText("UNKNOWN")
                         : "HTTP " + result.status() + (result.code() == null ? "" : " " + result.code());
                 status.put(paperId, current);
@@ -210,9 +210,18 @@ public final class ServiceVerifier {
         }
     }
 
-    /** GET as the operator; a 401/403 falls back to the candidate's own token (candidates may read their session). */
+    /** A GET inside a polling loop: the loop comes back, so a service that does not answer costs seconds, not minutes. */
+    private ApiResult poll(String endpoint, URI uri, String candidateToken) throws InterruptedException {
+        return get(endpoint, uri, candidateToken, 5_000);
+    }
+
     private ApiResult get(String endpoint, URI uri, String candidateToken) throws InterruptedException {
-        long giveUp = System.currentTimeMillis() + 20_000;
+        return get(endpoint, uri, candidateToken, 20_000);
+    }
+
+    /** GET as the operator; a 401/403 falls back to the candidate's own token (candidates may read their session). */
+    private ApiResult get(String endpoint, URI uri, String candidateToken, long giveUpMs) throws InterruptedException {
+        long giveUp = System.currentTimeMillis() + giveUpMs;
         ApiResult result = api.send(new ApiClient.Call(endpoint, "GET", uri, operatorToken, Map.of(), null, giveUp),
                 random::nextDouble);
         if ((result.status() == 401 || result.status() == 403) && candidateToken != null) {
