@@ -171,36 +171,53 @@ public class SagaStore {
 
     /**
      * Records a step (or its compensation) as started and renews the lease — together with the
-     * step that finished just before it, so one transaction per step suffices.
+     * step that finished just before it, so one transaction (four statements) per step suffices.
      */
     public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating,
             Completed prior) {
         db.inAsyncTransaction(c -> {
-            renewLease(c, sagaId, owner, lease);
-            record(c, sagaId, prior);
-            try (PreparedStatement update = c.prepareStatement(compensating
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() + ? * interval "
+                    + "'1 millisecond', updated_at = now(), data = COALESCE(?::jsonb, data) "
+                    + "WHERE saga_id = ? AND lease_owner = ? AND lease_until > now()")) {
+                update.setLong(1, lease.toMillis());
+                update.setString(2, prior == null ? null : prior.data());
+                update.setObject(3, sagaId);
+                update.setString(4, owner);
+                if (update.executeUpdate() == 0) {
+                    throw new LeaseLost(sagaId);
+                }
+            }
+            recordStep(c, sagaId, prior);
+            setStep(c, sagaId, position, compensating
                     ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
                     : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
-                            + "WHERE saga_id = ? AND position = ?")) {
-                update.setObject(1, sagaId);
-                update.setInt(2, position);
-                update.executeUpdate();
-            }
-            history(c, sagaId, compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null);
+                            + "WHERE saga_id = ? AND position = ?");
+            histories(c, sagaId, priorEvent(prior), new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null});
             return null;
         });
+    }
+
+    /** The step log's part of recording a finished step (its data goes with the saga row's update). */
+    private static void recordStep(Connection c, UUID sagaId, Completed prior) throws SQLException {
+        if (prior != null) {
+            setStep(c, sagaId, prior.position(), prior.compensation()
+                    ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
+                            + "WHERE saga_id = ? AND position = ?"
+                    : "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?");
+        }
+    }
+
+    private static String[] priorEvent(Completed prior) {
+        return prior == null ? null : new String[] {prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null};
     }
 
     private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
         if (prior == null) {
             return;
         }
-        setStep(c, sagaId, prior.position(), prior.compensation()
-                ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
-                        + "WHERE saga_id = ? AND position = ?"
-                : "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?");
+        recordStep(c, sagaId, prior);
         setData(c, sagaId, prior.data());
-        history(c, sagaId, prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null);
+        histories(c, sagaId, priorEvent(prior));
     }
 
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
@@ -271,8 +288,18 @@ public class SagaStore {
     public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
             Completed prior, TxHook hook) {
         db.inAsyncTransaction(c -> {
-            requireLease(c, sagaId, owner);
-            record(c, sagaId, prior);
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, lease_until = NULL, "
+                    + "updated_at = now(), data = COALESCE(?::jsonb, data) "
+                    + "WHERE saga_id = ? AND lease_owner = ? AND lease_until > now()")) {
+                update.setString(1, status);
+                update.setString(2, prior == null ? null : prior.data());
+                update.setObject(3, sagaId);
+                update.setString(4, owner);
+                if (update.executeUpdate() == 0) {
+                    throw new LeaseLost(sagaId);
+                }
+            }
+            recordStep(c, sagaId, prior);
             if (position != null) {
                 try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
                         + "status = CASE WHEN status = 'COMPENSATING' THEN status ELSE 'FAILED' END "
@@ -283,13 +310,7 @@ public class SagaStore {
                     update.executeUpdate();
                 }
             }
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, "
-                    + "lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
-                update.setString(1, status);
-                update.setObject(2, sagaId);
-                update.executeUpdate();
-            }
-            history(c, sagaId, status, step, truncate(detail));
+            histories(c, sagaId, priorEvent(prior), new String[] {status, step, truncate(detail)});
             hook.run(c);
             return null;
         });
@@ -355,6 +376,23 @@ public class SagaStore {
         void run(Connection connection) throws SQLException;
     }
 
+    /** Several history rows in one statement (the driver rewrites the batch into one multi-row INSERT); nulls skipped. */
+    private void histories(Connection c, UUID sagaId, String[]... events) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO saga_history (saga_id, event, step, detail) VALUES (?, ?, ?, ?)")) {
+            for (String[] event : events) {
+                if (event != null) {
+                    insert.setObject(1, sagaId);
+                    insert.setString(2, event[0]);
+                    insert.setString(3, event[1]);
+                    insert.setString(4, event[2]);
+                    insert.addBatch();
+                }
+            }
+            insert.executeBatch();
+        }
+    }
+
     public void history(Connection c, UUID sagaId, String event, String step, String detail) throws SQLException {
         try (PreparedStatement insert = c.prepareStatement(
                 "INSERT INTO saga_history (saga_id, event, step, detail) VALUES (?, ?, ?, ?)")) {
@@ -363,18 +401,6 @@ public class SagaStore {
             insert.setString(3, step);
             insert.setString(4, detail);
             insert.executeUpdate();
-        }
-    }
-
-    private void renewLease(Connection c, UUID sagaId, String owner, Duration lease) throws SQLException {
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() + ? * interval "
-                + "'1 millisecond', updated_at = now() WHERE saga_id = ? AND lease_owner = ? AND lease_until > now()")) {
-            update.setLong(1, lease.toMillis());
-            update.setObject(2, sagaId);
-            update.setString(3, owner);
-            if (update.executeUpdate() == 0) {
-                throw new LeaseLost(sagaId);
-            }
         }
     }
 
