@@ -161,10 +161,12 @@ public class DraftService {
 
     public DraftView.Current view(Draft draft) {
         Map<String, DraftView.Answer> answers = new LinkedHashMap<>();
+        Map<String, Long> epochs = new LinkedHashMap<>();
         for (StampedAnswer answer : draft.answers().values()) {
-            answers.put(answer.questionId(), new DraftView.Answer(json(answer.json()), answer.version(), answer.epoch()));
+            answers.put(answer.questionId(), new DraftView.Answer(json(answer.json()), answer.version()));
+            epochs.put(answer.questionId(), answer.epoch());
         }
-        return new DraftView.Current(draft.sessionId(), draft.version(), draft.generation(), draft.sealed(), answers);
+        return new DraftView.Current(draft.sessionId(), draft.version(), draft.generation(), draft.sealed(), answers, epochs);
     }
 
     private JsonNode json(String text) {

@@ -15,12 +15,17 @@ public final class DraftView {
     public record Saved(long version, long generation, List<String> applied, List<AutosaveOutcome.Stale> stale) {
     }
 
-    /** GET: the draft for a client to merge, per question the value and its stamp. */
+    /**
+     * GET: the draft for a client to merge. {@code answers} has exactly the shape of the final
+     * sheet (DESIGN.md §3.4: value and version per question); {@code epochs} completes each
+     * answer's stamp with the device epoch that wrote it, for a client merging after a device switch.
+     */
     @RegisterForReflection
-    public record Current(String sessionId, long version, long generation, boolean sealed, Map<String, Answer> answers) {
+    public record Current(String sessionId, long version, long generation, boolean sealed, Map<String, Answer> answers,
+            Map<String, Long> epochs) {
     }
 
     @RegisterForReflection
-    public record Answer(JsonNode value, long version, long epoch) {
+    public record Answer(JsonNode value, long version) {
     }
 }

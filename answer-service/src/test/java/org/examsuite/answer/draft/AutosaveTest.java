@@ -74,7 +74,7 @@ class AutosaveTest {
         s.patch(2, change(1, "q3", "false")).statusCode(200).body("applied", contains("q3"));
         s.patch(1, change(51, "q3", "true")).statusCode(409).contentType("application/problem+json")
                 .body("code", equalTo("SESSION_TAKEN_OVER"));
-        s.draft().body("answers.q3.value", equalTo(false)).body("answers.q3.epoch", equalTo(2))
+        s.draft().body("answers.q3.value", equalTo(false)).body("epochs.q3", equalTo(2))
                 .body("answers.q3.version", equalTo(1));
     }
 

@@ -156,11 +156,13 @@ class ConvergenceTest {
         Map<String, String> values = new HashMap<>();
         Map<String, long[]> stamps = expected(sent, values);
         try {
-            JsonNode draft = mapper.readTree(s.draft().statusCode(200).extract().asString()).get("answers");
+            JsonNode body = mapper.readTree(s.draft().statusCode(200).extract().asString());
+            JsonNode draft = body.get("answers");
             assertEquals(stamps.keySet(), toSet(draft.fieldNames()));
             stamps.forEach((q, stamp) -> {
                 JsonNode answer = draft.get(q);
-                assertEquals(stamp[0], answer.get("epoch").asLong(), q + " epoch");
+                assertEquals(Set.of("value", "version"), toSet(answer.fieldNames()), q + " has the final sheet's shape");
+                assertEquals(stamp[0], body.get("epochs").get(q).asLong(), q + " epoch");
                 assertEquals(stamp[1], answer.get("version").asLong(), q + " version");
                 assertEquals(values.get(q), answer.get("value").toString(), q + " value");
             });
