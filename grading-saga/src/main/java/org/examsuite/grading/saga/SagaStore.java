@@ -81,16 +81,6 @@ public class SagaStore {
         return Optional.of(saga.sagaId());
     }
 
-    public Optional<UUID> findId(Connection c, String paperId, int run) throws SQLException {
-        try (PreparedStatement select = c.prepareStatement("SELECT saga_id FROM saga WHERE paper_id = ? AND run = ?")) {
-            select.setString(1, paperId);
-            select.setInt(2, run);
-            try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getObject(1, UUID.class)) : Optional.empty();
-            }
-        }
-    }
-
     /**
      * Takes up to {@code limit} due sagas that nobody holds. {@code SKIP LOCKED} lets replicas
      * claim side by side without waiting on each other; the lease keeps the claim after commit.

@@ -2,9 +2,7 @@ package org.examsuite.grading.scoring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,15 +33,5 @@ public record ExamKey(String examId, long keyRevision, Map<String, Question> que
             questions.put(id, new Question(id, type, points, node.get("key"), tolerance, scoring));
         }
         return new ExamKey(exam.path("examId").asText(null), exam.path("keyRevision").asLong(0), questions);
-    }
-
-    public List<Question> essays() {
-        List<Question> essays = new ArrayList<>();
-        questions.values().forEach(question -> {
-            if (question.type() == QuestionType.ESSAY) {
-                essays.add(question);
-            }
-        });
-        return essays;
     }
 }
