@@ -44,7 +44,7 @@ public final class HtmlReport {
         html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Exam demo ")
                 .append(esc(run.examId())).append("</title><style>")
                 .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}")
-                .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}")
+                .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top;max-width:820px;overflow-wrap:anywhere}")
                 .append("th{background:#f4f4f4}.ok{color:#2a7a2a}.bad{color:#b00020}svg{background:#fafafa;border:1px solid #ddd}")
                 .append("text{font-size:11px}</style></head><body>");
         boolean ok = run.verification().ok();
