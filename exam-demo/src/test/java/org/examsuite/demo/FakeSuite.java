@@ -210,8 +210,11 @@ final class FakeSuite implements AutoCloseable {
         if (method.equals("GET")) {
             ObjectNode reply = JSON.createObjectNode().put("version", 0).put("generation", 1);
             ObjectNode answers = reply.putObject("answers");
-            s.draft.forEach((id, held) -> answers.putObject(id).put("version", held.version()).put("epoch", held.epoch())
-                    .set("value", held.value()));
+            ObjectNode epochs = reply.putObject("epochs");
+            s.draft.forEach((id, held) -> {
+                answers.putObject(id).put("version", held.version()).set("value", held.value());
+                epochs.put(id, held.epoch());
+            });
             send(ex, 200, reply);
             return;
         }
