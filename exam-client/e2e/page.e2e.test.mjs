@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { FakeExamApi, SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { createExamClientServer } from '../server.mjs';
 import { launch, chromiumMissing, artifact } from './support/browser.mjs';
-import { signIn, offlineJourney, submitJourney, question, readPageAnswers, newExamContext, waitSynced } from './support/scenario.mjs';
+import { signIn, offlineJourney, submitJourney, takeoverJourney, question, readPageAnswers, newExamContext, waitSynced } from './support/scenario.mjs';
 
 const skip = chromiumMissing();
 let fake;
@@ -107,32 +107,7 @@ test('a second tab of the same exam is read-only until it takes over (fake API)'
 
 test('takeover: when another device signs in, this page locks, says so calmly, and can sign in again (fake API)', { skip }, async () => {
   const examId = fake.createExam({ examId: 'takeover' });
-  const creds = { examId, candidateId: 'c-001', accessCode: 'code-001' };
-  const laptop = await newExamContext(browser);
-  const a = await laptop.newPage();
-  await signIn(a, baseUrl, creds);
-  await question(a, 'q4').locator('input').fill('Paris');
-  await waitSynced(a);
-  const tablet = await newExamContext(browser); // another device: its own storage
-  const b = await tablet.newPage();
-  await signIn(b, baseUrl, creds);
-  await question(b, 'q4').locator('input').fill('Rome');
-  await waitSynced(b);
-  await question(a, 'q1').getByLabel('4').check(); // the old device writes: 409 SESSION_TAKEN_OVER
-  await a.getByRole('alert').filter({ hasText: 'opened on another device' }).waitFor();
-  assert.equal(await question(a, 'q4').locator('input').isDisabled(), true, 'editing is locked');
-  await a.screenshot({ path: artifact('takeover.png') });
-  await a.getByRole('button', { name: 'Sign in again on this device' }).click();
-  await a.getByLabel('Access code').fill(creds.accessCode);
-  await a.getByRole('button', { name: 'Start the exam' }).click();
-  await a.waitForFunction(() => window.examClient?.deviceEpoch === 3 && window.examClient.isEditable());
-  await waitSynced(a);
-  const sessionId = await a.evaluate(() => window.examClient.sessionId);
-  // The tablet's newer answer stands; the laptop's unsent q1 (never acknowledged) is kept and sent.
-  assert.deepEqual(fake.currentAnswers(sessionId), { q1: '4', q4: 'Rome' });
-  assert.equal(await question(a, 'q4').locator('input').inputValue(), 'Rome');
-  await laptop.close();
-  await tablet.close();
+  await takeoverJourney({ browser, baseUrl, credentials: { examId, candidateId: 'c-001', accessCode: 'code-001' }, serverAnswers: FAKE_ANSWERS });
 });
 
 test('at the server deadline editing locks and the sheet is handed in (fake API, 8 s exam)', { skip }, async () => {

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { createExamClientServer, upstreamsFromEnv } from '../server.mjs';
 import { launch, chromiumMissing, artifact } from './support/browser.mjs';
-import { signIn, offlineJourney, submitJourney, newExamContext } from './support/scenario.mjs';
+import { signIn, offlineJourney, submitJourney, takeoverJourney, newExamContext } from './support/scenario.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const upstreams = upstreamsFromEnv();
@@ -121,11 +121,17 @@ test('suite: answer, offline, reload offline, drops/delays → server draft = pa
     if (session.paperId) paperIdsSeen.add(session.paperId);
     return [...paperIdsSeen];
   };
-  const { paperId } = await submitJourney({ page, papers, sessionId, token });
+  const { paperId, attempts } = await submitJourney({ page, papers, sessionId, token });
+  assert.ok(attempts >= 2, 'the reload resent the submission (same key, same bytes)');
   const paper = await operator('GET', 'submission', `/api/v1/submissions/${paperId}`);
   assert.equal(paper.sessionId, sessionId);
   const onPaper = Object.fromEntries(Object.entries(paper.answers).filter(([, a]) => a.value !== null).map(([q, a]) => [q, a.value]));
   assert.deepEqual(onPaper, answers, 'the paper holds exactly the page answers');
   await page.screenshot({ path: artifact('suite-submitted.png') });
   await context.close();
+});
+
+test('suite: another device takes over → 409 SESSION_TAKEN_OVER locks this page; signing in again merges by stamp', { skip }, async () => {
+  const credentials = await createExamWithCandidate();
+  await takeoverJourney({ browser, baseUrl, credentials, serverAnswers, screenshot: 'suite-takeover.png' });
 });

@@ -296,6 +296,8 @@ function tick() {
 
 function showDone(paper) {
   show('done');
+  clearInterval(timerHandle);
+  $('timer').textContent = '';
   const info = paper?.paperId
     ? `Receipt: paper ${paper.paperId}${Number.isFinite(paper.answerCount) ? `, ${paper.answerCount} answered questions` : ''}${paper.submittedAt ? `, ${paper.submittedAt}` : ''}.`
     : 'Your paper has been recorded.';

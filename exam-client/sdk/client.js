@@ -673,7 +673,14 @@ export class ExamClient {
       this._wentOnline();
       const draft = res.body || {};
       const regen = regenerated || (this.session.generation != null && draft.generation !== undefined && draft.generation !== this.session.generation);
-      const changed = await this._store.tx(['answers'], 'readwrite', async (s) => {
+      const changed = await this._store.tx(['sessions', 'answers'], 'readwrite', async (s) => {
+        // Same transaction as the merge: a change recorded meanwhile is either seen by the
+        // merge or numbered above everything it adopts.
+        const session = await reqAll(s.sessions.get(this.sessionId));
+        if (Number.isFinite(draft.version) && draft.version > (session.localVersion || 0)) {
+          session.localVersion = draft.version;
+          s.sessions.put(session);
+        }
         const rows = await reqAll(s.answers.index('bySession').getAll(this.sessionId));
         const local = new Map(rows.map((r) => [r.questionId, r]));
         const plan = mergeDraft(local, draft.answers || {}, { tokenEpoch: this.session.deviceEpoch, regenerated: regen });

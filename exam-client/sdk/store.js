@@ -110,8 +110,10 @@ export class Store {
     return this.tx(['sessions', 'answers'], 'readwrite', async (s) => {
       const session = await req(s.sessions.get(sessionId));
       if (!session) throw new Error(`no local session ${sessionId}`);
-      session.localVersion = (session.localVersion || 0) + 1;
       const previous = await req(s.answers.get([sessionId, questionId]));
+      // Above every version this question has held here (an answer adopted from the server
+      // may carry a higher one than the counter): the change must outrank it, and stay dirty.
+      session.localVersion = Math.max(session.localVersion || 0, previous?.version || 0) + 1;
       const record = {
         sessionId,
         questionId,

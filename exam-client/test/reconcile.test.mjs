@@ -75,3 +75,19 @@ test('signing in again after a takeover keeps local work that is newer, adopts w
   assert.deepEqual(a2.answers(), { q1: '3', q4: 'Paris' });
   assert.deepEqual(w.api.currentAnswers(a2.sessionId), { q1: '3', q4: 'Paris' });
 });
+
+test('a change made right after the merge adopted a server answer outranks it and is sent', async () => {
+  w = world();
+  const c = await w.start();
+  // As if the merge had just adopted another device's q4 at version 7 while this device's
+  // counter is still lower.
+  const [adopted] = await c._store.updateAnswers(c.sessionId, ['q4'], () => ({
+    sessionId: c.sessionId, questionId: 'q4', value: 'Rome', epoch: null, version: 7, ackedVersion: 7, sentVersion: 7,
+  }));
+  c._answers.set('q4', adopted);
+  const { version } = await c.setAnswer('q4', 'Paris');
+  assert.equal(version, 8);
+  assert.equal(c.pendingCount(), 1, 'still to be sent');
+  await w.timers.advance(1500);
+  assert.deepEqual(w.api.currentAnswers(c.sessionId), { q4: 'Paris' });
+});

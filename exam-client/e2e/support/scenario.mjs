@@ -194,3 +194,40 @@ export async function submitJourney({ page, papers, sessionId, token }) {
   assert.match(receipt, new RegExp(ids[0]));
   return { paperId: ids[0], attempts: seen.length };
 }
+
+/**
+ * Another device signs in: the first page's next write gets 409 SESSION_TAKEN_OVER, it locks
+ * and says so; signing in again there keeps its unsent answer and adopts the newer device's.
+ * @param {{browser, baseUrl, credentials, serverAnswers: (sessionId) => Promise<object>, screenshot?: string}} env
+ */
+export async function takeoverJourney({ browser, baseUrl, credentials, serverAnswers, screenshot = 'takeover.png' }) {
+  const laptop = await newExamContext(browser);
+  const tablet = await newExamContext(browser); // another device: its own storage
+  try {
+    const a = await laptop.newPage();
+    await signIn(a, baseUrl, credentials);
+    await question(a, 'q4').locator('input').fill('Paris');
+    await waitSynced(a);
+    const b = await tablet.newPage();
+    await signIn(b, baseUrl, credentials);
+    await question(b, 'q4').locator('input').fill('Rome');
+    await waitSynced(b);
+    const tabletEpoch = await b.evaluate(() => window.examClient.deviceEpoch);
+    await question(a, 'q1').getByLabel('4').check(); // the old device writes: 409 SESSION_TAKEN_OVER
+    await a.getByRole('alert').filter({ hasText: 'opened on another device' }).waitFor();
+    assert.equal(await question(a, 'q4').locator('input').isDisabled(), true, 'editing is locked');
+    await a.screenshot({ path: artifact(screenshot) });
+    await a.getByRole('button', { name: 'Sign in again on this device' }).click();
+    await a.getByLabel('Access code').fill(credentials.accessCode);
+    await a.getByRole('button', { name: 'Start the exam' }).click();
+    await a.waitForFunction((e) => window.examClient?.deviceEpoch > e && window.examClient.isEditable(), tabletEpoch);
+    await waitSynced(a);
+    const sessionId = await a.evaluate(() => window.examClient.sessionId);
+    // The tablet's newer q4 stands; the laptop's q1 (never acknowledged) is kept and sent.
+    assert.deepEqual(await serverAnswers(sessionId), { q1: '4', q4: 'Rome' });
+    assert.deepEqual(await readPageAnswers(a), { q1: '4', q4: 'Rome' });
+  } finally {
+    await laptop.close();
+    await tablet.close();
+  }
+}
