@@ -7,8 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeExamApi, SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
-import { createExamClientServer } from '../server.mjs';
-import { launch, chromiumMissing, artifact } from './support/browser.mjs';
+import { launch, chromiumMissing, artifact, servePage } from './support/browser.mjs';
 import { signIn, offlineJourney, submitJourney, takeoverJourney, question, readPageAnswers, newExamContext, waitSynced } from './support/scenario.mjs';
 
 const skip = chromiumMissing();
@@ -24,9 +23,7 @@ before(async () => {
   const listening = await fake.listen(0);
   fakeServer = listening.server;
   const api = `http://127.0.0.1:${listening.port}`;
-  pageServer = createExamClientServer({ upstreams: { session: api, answer: api, submission: api, grading: api } });
-  await new Promise((r) => pageServer.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${pageServer.address().port}`;
+  ({ server: pageServer, baseUrl } = await servePage({ session: api, answer: api, submission: api, grading: api }));
   browser = await launch();
 });
 

@@ -15,8 +15,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
-import { createExamClientServer, upstreamsFromEnv } from '../server.mjs';
-import { launch, chromiumMissing, artifact } from './support/browser.mjs';
+import { upstreamsFromEnv } from '../server.mjs';
+import { launch, chromiumMissing, artifact, servePage } from './support/browser.mjs';
 import { signIn, offlineJourney, submitJourney, takeoverJourney, newExamContext } from './support/scenario.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -90,9 +90,7 @@ before(async () => {
   if (process.env.EXAM_E2E_PAGE_URL) {
     baseUrl = process.env.EXAM_E2E_PAGE_URL.replace(/\/+$/, '');
   } else {
-    pageServer = createExamClientServer({ upstreams });
-    await new Promise((r) => pageServer.listen(0, '127.0.0.1', r));
-    baseUrl = `http://127.0.0.1:${pageServer.address().port}`;
+    ({ server: pageServer, baseUrl } = await servePage(upstreams));
   }
   browser = await launch();
 });

@@ -3,6 +3,7 @@
  * CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { chromium } from 'playwright-core';
+import { createExamClientServer } from '../../server.mjs';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,4 +26,11 @@ export async function launch() {
 
 export function artifact(name) {
   return path.join(ARTIFACTS, name);
+}
+
+/** server.mjs on a free loopback port, proxying to `upstreams`. Resolves {server, baseUrl}. */
+export async function servePage(upstreams) {
+  const server = createExamClientServer({ upstreams });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, baseUrl: `http://127.0.0.1:${server.address().port}` };
 }
