@@ -16,7 +16,7 @@ import { Http, resolveBaseUrls } from './http.js';
 import { isRetryable, DEFAULT_RETRY } from './retry.js';
 import { ServerClock, parseTime } from './time.js';
 import { openStore } from './store.js';
-import { mergeDraft, sameValue } from './merge.js';
+import { mergeDraft, sameValue, withEpochs } from './merge.js';
 import { invalidReason, utf8Length, DEFAULT_MAX_VALUE_BYTES } from './validate.js';
 import { WriterLock } from './writer-lock.js';
 import { watchProctoring } from './proctor.js';
@@ -683,7 +683,7 @@ export class ExamClient {
         }
         const rows = await reqAll(s.answers.index('bySession').getAll(this.sessionId));
         const local = new Map(rows.map((r) => [r.questionId, r]));
-        const plan = mergeDraft(local, draft.answers || {}, { tokenEpoch: this.session.deviceEpoch, regenerated: regen });
+        const plan = mergeDraft(local, withEpochs(draft), { tokenEpoch: this.session.deviceEpoch, regenerated: regen });
         const out = [];
         const put = (rec) => {
           s.answers.put(rec);

@@ -2,7 +2,8 @@
  * Merging this device's draft with the server's, per question, by stamp (DESIGN.md §3.3):
  * a stamp is (deviceEpoch, version) compared lexicographically.
  *
- * The server's GET gives {value, version} per question and, when it does, `epoch` too.
+ * The server's GET gives {value, version} per question and the stamps' epochs beside them
+ * (`epochs: {q: epoch}`; see `withEpochs`).
  * With the epoch, the rule is exact. Without it the SDK only knows its own history, so:
  *  - a local change not yet acknowledged (dirty) that was made under the current token
  *    epoch is newer than anything the server holds for this epoch → push it (the server
@@ -30,6 +31,20 @@ export function sameValue(a, b) {
 function serverEpoch(s) {
   const e = s.epoch ?? s.deviceEpoch;
   return Number.isInteger(e) ? e : null;
+}
+
+/**
+ * The GET draft's answers with each stamp's epoch folded in: answer-service keeps `answers`
+ * in the final sheet's shape ({value, version}) and sends `epochs: {q: epoch}` beside them.
+ * @param {{answers?: Record<string, {value:any, version:number}>, epochs?: Record<string, number>}} draft
+ */
+export function withEpochs(draft) {
+  const out = {};
+  const epochs = (draft && draft.epochs) || {};
+  for (const [q, a] of Object.entries((draft && draft.answers) || {})) {
+    out[q] = Number.isInteger(epochs[q]) ? { ...a, epoch: epochs[q] } : a;
+  }
+  return out;
 }
 
 /**

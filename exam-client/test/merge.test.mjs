@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeDraft, compareStamps } from '../sdk/merge.js';
+import { mergeDraft, compareStamps, withEpochs } from '../sdk/merge.js';
 
 const rec = (questionId, value, version, { epoch = 2, ackedVersion = 0, sentVersion = 0 } = {}) => [
   questionId,
@@ -73,4 +73,10 @@ test('with epochs in the server draft the rule is exact', () => {
   assert.deepEqual(plan.adopt.map((a) => a.questionId), ['q1']);
   assert.deepEqual(plan.push, ['q2']);
   assert.deepEqual(plan.inSync, [{ questionId: 'q3', version: 4 }]);
+});
+
+test('withEpochs folds the GET draft\'s epochs map into each answer\'s stamp', () => {
+  const draft = { answers: { q1: { value: 'a', version: 3 }, q2: { value: 'b', version: 1 } }, epochs: { q1: 2 } };
+  assert.deepEqual(withEpochs(draft), { q1: { value: 'a', version: 3, epoch: 2 }, q2: { value: 'b', version: 1 } });
+  assert.deepEqual(withEpochs({}), {});
 });

@@ -73,8 +73,12 @@ export class FakeExamApi {
   draftView(sessionId) {
     const d = this.drafts.get(sessionId);
     const answers = {};
-    for (const [q, a] of Object.entries(d.answers)) answers[q] = { value: a.value, version: a.version };
-    return { version: d.version, generation: d.generation, answers };
+    const epochs = {};
+    for (const [q, a] of Object.entries(d.answers)) {
+      answers[q] = { value: a.value, version: a.version };
+      epochs[q] = a.epoch;
+    }
+    return { version: d.version, generation: d.generation, answers, epochs };
   }
 
   /** Answers with a non-null value, {q: value}. */
