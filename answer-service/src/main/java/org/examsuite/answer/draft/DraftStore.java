@@ -13,6 +13,7 @@ import org.examsuite.answer.draft.AutosaveOutcome.Status;
 import org.examsuite.answer.persistence.WriteBehindQueue;
 import org.examsuite.answer.redis.LuaScript;
 import org.examsuite.answer.redis.RedisScripts;
+import org.examsuite.answer.redis.RedisScripts.ScriptCall;
 
 /** The draft in Redis: every change to it is one Lua call in the session's hash slot. */
 @ApplicationScoped
@@ -82,6 +83,22 @@ public class DraftStore {
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
     }
 
+    /**
+     * {@link #readUnpersisted(String)} of many sessions in one pipelined round trip (the
+     * write-behind's batch); the drafts in the order of {@code sessionIds}, null where Redis has none.
+     */
+    public Uni<List<Draft>> readUnpersisted(List<String> sessionIds) {
+        List<ScriptCall> calls = new ArrayList<>(sessionIds.size());
+        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(DraftKeys.draft(id)), List.of("unpersisted"))));
+        return scripts.runEach(READ, calls).map(replies -> {
+            List<Draft> drafts = new ArrayList<>(replies.size());
+            for (int i = 0; i < replies.size(); i++) {
+                drafts.add(Draft.fromHash(sessionIds.get(i), RedisScripts.strings(replies.get(i))));
+            }
+            return drafts;
+        });
+    }
+
     /** Closes the draft for good and returns it; null when Redis has no draft. */
     public Uni<Draft> seal(String sessionId, long nowMs) {
         return scripts.run(SEAL, List.of(DraftKeys.draft(sessionId)), List.of(Long.toString(nowMs)))
@@ -107,6 +124,14 @@ public class DraftStore {
     public Uni<Void> markPersisted(Draft flushed) {
         return scripts.run(PERSISTED, List.of(DraftKeys.draft(flushed.sessionId())),
                 List.of(Long.toString(flushed.rev()), Long.toString(flushed.generation()))).replaceWithVoid();
+    }
+
+    /** {@link #markPersisted(Draft)} of many drafts in one pipelined round trip. */
+    public Uni<Void> markPersisted(List<Draft> flushed) {
+        List<ScriptCall> calls = new ArrayList<>(flushed.size());
+        flushed.forEach(d -> calls.add(new ScriptCall(List.of(DraftKeys.draft(d.sessionId())),
+                List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
+        return scripts.runEach(PERSISTED, calls).replaceWithVoid();
     }
 
     /** The exam of the session as session-service published it; null when not published. */

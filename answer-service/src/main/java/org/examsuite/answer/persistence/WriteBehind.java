@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.Draft;
@@ -61,9 +62,14 @@ public class WriteBehind {
     @ConfigProperty(name = "exam.answer.write-behind.lease")
     Duration lease;
 
+    @ConfigProperty(name = "exam.answer.write-behind.concurrency")
+    int concurrency;
+
     private volatile boolean running;
-    private volatile boolean inRound;
     private volatile boolean stopped;
+    /** Bumped by each resume: a loop of an earlier run ends instead of running beside the new ones. */
+    private final AtomicInteger runId = new AtomicInteger();
+    private final AtomicInteger roundsInFlight = new AtomicInteger();
     private final AtomicLong oldestPendingMs = new AtomicLong();
     private Timer lag;
 
@@ -84,15 +90,22 @@ public class WriteBehind {
         running = false;
     }
 
-    /** Starts the flush loop (idempotent). */
+    /**
+     * Starts the flush loops (idempotent): {@code concurrency} of them, so that one batch's
+     * PostgreSQL transaction overlaps the next batch's claim and Redis reads. Claims are
+     * atomic, so the loops never share a claim.
+     */
     public synchronized void resume() {
         if (!running && !stopped) {
             running = true;
-            schedule(0);
+            int run = runId.incrementAndGet();
+            for (int i = 0; i < concurrency; i++) {
+                schedule(run, i * interval.toMillis() / concurrency);
+            }
         }
     }
 
-    /** Stops the loop after the current round; claimed work is finished, unclaimed work waits in Redis. */
+    /** Stops the loops after their current rounds; claimed work is finished, unclaimed work waits in Redis. */
     public synchronized void pause() {
         running = false;
     }
@@ -101,27 +114,27 @@ public class WriteBehind {
         return running;
     }
 
-    /** Whether the loop is in a round now (after {@link #pause()}, wait for false before relying on it). */
+    /** Whether a loop is in a round now (after {@link #pause()}, wait for false before relying on it). */
     public boolean isInRound() {
-        return inRound;
+        return roundsInFlight.get() > 0;
     }
 
-    private void schedule(long delayMs) {
+    private void schedule(int run, long delayMs) {
         vertx.setTimer(Math.max(1, delayMs), id -> {
-            // inRound before the running check: a pause() racing this timer either stops it
-            // here or sees the round (both fields volatile).
-            inRound = true;
-            if (!running) {
-                inRound = false;
+            // Counted in a round before the running check: a pause() racing this timer either
+            // stops it here or sees the round.
+            roundsInFlight.incrementAndGet();
+            if (!running || run != runId.get()) {
+                roundsInFlight.decrementAndGet();
                 return;
             }
             flushOnce().subscribe().with(flushed -> {
-                inRound = false;
-                schedule(flushed >= batchSize ? 0 : interval.toMillis());
+                roundsInFlight.decrementAndGet();
+                schedule(run, flushed >= batchSize ? 0 : interval.toMillis());
             }, failure -> {
-                inRound = false;
+                roundsInFlight.decrementAndGet();
                 LOG.warnf("write-behind round failed: %s", failure.toString());
-                schedule(Math.max(interval.toMillis(), 1000));
+                schedule(run, Math.max(interval.toMillis(), 1000));
             });
         });
     }
@@ -140,15 +153,14 @@ public class WriteBehind {
         // A session claimed twice (an expired claim and a fresh one) is flushed once.
         Map<String, Claim> bySession = new LinkedHashMap<>();
         claims.forEach(c -> bySession.merge(c.sessionId(), c, (a, b) -> a.sinceMs() <= b.sinceMs() ? a : b));
-        List<Uni<Draft>> reads = new ArrayList<>();
-        bySession.keySet().forEach(sessionId -> reads.add(store.readUnpersisted(sessionId)));
-        return Uni.join().all(reads).andFailFast()
+        // One pipelined read for the whole batch, one transaction, one pipelined mark, one ack.
+        return store.readUnpersisted(new ArrayList<>(bySession.keySet()))
                 .chain(drafts -> {
                     List<Draft> present = drafts.stream().filter(Objects::nonNull).toList();
                     span.setAttribute("exam.answers", present.stream().mapToLong(d -> d.answers().size()).sum());
                     return repository.persist(present).replaceWith(present);
                 })
-                .chain(present -> markPersisted(present).chain(() -> queue.ack(claims)))
+                .chain(present -> store.markPersisted(present).chain(() -> queue.ack(claims)))
                 .invoke(() -> {
                     long done = clock.millis();
                     bySession.values().forEach(c -> lag.record(Duration.ofMillis(Math.max(0, done - c.sinceMs()))));
@@ -161,14 +173,5 @@ public class WriteBehind {
                     span.end();
                     return queue.release(claims).onFailure().recoverWithNull();
                 });
-    }
-
-    private Uni<Void> markPersisted(List<Draft> drafts) {
-        if (drafts.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        List<Uni<Void>> marks = new ArrayList<>();
-        drafts.forEach(d -> marks.add(store.markPersisted(d)));
-        return Uni.join().all(marks).andFailFast().replaceWithVoid();
     }
 }

@@ -33,6 +33,31 @@ public class RedisScripts {
                         .map(replies -> replies.get(0))));
     }
 
+    /**
+     * Many calls of one script (one per session: each in its own hash slot), pipelined on one
+     * connection in one network round trip and one pool lease, so that a background batch
+     * neither pays a round trip per session nor queues hundreds of requests in front of the
+     * hot path in the shared pool. Replies in the order of {@code calls}.
+     */
+    public Uni<List<Response>> runEach(LuaScript script, List<ScriptCall> calls) {
+        if (calls.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return redis.batch(evalshas(script, calls))
+                .onFailure(RedisScripts::isNoScript)
+                .recoverWithUni(() -> load(script).chain(() -> redis.batch(evalshas(script, calls))));
+    }
+
+    /** The keys and arguments of one script call. */
+    public record ScriptCall(List<String> keys, List<String> args) {
+    }
+
+    private static List<Request> evalshas(LuaScript script, List<ScriptCall> calls) {
+        List<Request> requests = new ArrayList<>(calls.size());
+        calls.forEach(call -> requests.add(script.evalsha(call.keys(), call.args())));
+        return requests;
+    }
+
     public Uni<Void> load(LuaScript script) {
         return redis.send(script.load()).replaceWithVoid();
     }

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -159,6 +160,29 @@ class WriteBehindTest {
         store.markPersisted(flushedBeforeTheLoss).await().indefinitely();
         Draft pending = store.readUnpersisted(s.sessionId()).await().indefinitely();
         assertEquals(Set.of("q6"), pending.answers().keySet());
+    }
+
+    @Test
+    void aBatchReadsAndMarksEverySessionInOnePipelineAndSkipsALostDraft() {
+        pauseWriteBehind();
+        TestSession a = fixtures.session();
+        TestSession lost = fixtures.session();
+        TestSession b = fixtures.session();
+        a.patch(change(1, "q4", "\"a\"")).statusCode(200);
+        lost.patch(change(1, "q4", "\"lost\"")).statusCode(200);
+        b.patch(change(2, "q6", "\"b\"")).statusCode(200);
+        fixtures.loseDraft(lost);
+        List<Draft> read = store.readUnpersisted(List.of(a.sessionId(), lost.sessionId(), b.sessionId()))
+                .await().indefinitely();
+        assertEquals(3, read.size());
+        assertEquals(Set.of("q4"), read.get(0).answers().keySet());
+        assertNull(read.get(1));
+        assertEquals(Set.of("q6"), read.get(2).answers().keySet());
+        store.markPersisted(List.of(read.get(0), read.get(2))).await().indefinitely();
+        List<Draft> after = store.readUnpersisted(List.of(a.sessionId(), b.sessionId())).await().indefinitely();
+        assertEquals(Set.of(), after.get(0).answers().keySet());
+        assertEquals(Set.of(), after.get(1).answers().keySet());
+        assertFalse(fixtures.draftInRedis(lost)); // marking never recreates a lost draft
     }
 
     @Test
