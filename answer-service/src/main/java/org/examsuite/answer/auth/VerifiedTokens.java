@@ -1,0 +1,89 @@
+package org.examsuite.answer.auth;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Bearer tokens this process has already verified, with the identity they gave, until the
+ * token's own {@code exp}. A candidate's client autosaves every few seconds with the same
+ * token (15 min lifetime): verifying its RS256 signature and parsing its claims again on every
+ * request was the largest single cost of an autosave (bench/autosave). The key is the exact
+ * token text, so a token that differs in any byte (another signature, other claims) is
+ * verified in full; an entry is never used at or after the token's expiry (stricter than the
+ * verifier's grace), after which the verifier decides again.
+ */
+@ApplicationScoped
+public class VerifiedTokens {
+    @Inject
+    Clock clock;
+    @ConfigProperty(name = "exam.answer.auth.token-cache.max-entries", defaultValue = "10000")
+    int maxEntries;
+
+    private record Entry(SecurityIdentity identity, long expiresAtMs) {
+    }
+
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    /** The identity a verified token gave, or null (unknown, expired, or caching off). */
+    public SecurityIdentity find(String token) {
+        return find(token, clock.millis());
+    }
+
+    SecurityIdentity find(String token, long nowMs) {
+        Entry entry = entries.get(token);
+        if (entry == null) {
+            return null;
+        }
+        if (nowMs >= entry.expiresAtMs()) {
+            entries.remove(token, entry);
+            return null;
+        }
+        return entry.identity();
+    }
+
+    /**
+     * Remembers the identity a token was just verified to give. Only JWTs with an expiry and
+     * without scopes are kept: their identity is the principal, credentials, roles and
+     * plain attributes, nothing request-bound (no request outlives itself through this cache).
+     */
+    public void remember(String token, SecurityIdentity identity) {
+        if (maxEntries <= 0 || identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken jwt)
+                || jwt.getExpirationTime() <= 0 || jwt.containsClaim("scope") || !token.equals(jwt.getRawToken())) {
+            return;
+        }
+        long expiresAtMs = jwt.getExpirationTime() * 1000;
+        if (expiresAtMs <= clock.millis()) {
+            return;
+        }
+        if (entries.size() >= maxEntries) {
+            entries.clear(); // tokens expire within minutes; a rare re-verification beats an unbounded map
+        }
+        // Only plain values (tenant-id, expiry): the routing context, the request's
+        // authentication context and the like belong to the request that verified the token.
+        Map<String, Object> attributes = new HashMap<>();
+        identity.getAttributes().forEach((name, value) -> {
+            if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+                attributes.put(name, value);
+            }
+        });
+        SecurityIdentity kept = QuarkusSecurityIdentity.builder().setPrincipal(identity.getPrincipal())
+                .addCredentials(identity.getCredentials()).addRoles(identity.getRoles()).addAttributes(attributes).build();
+        entries.put(token, new Entry(kept, expiresAtMs));
+    }
+
+    public boolean contains(String token) {
+        return entries.containsKey(token);
+    }
+
+    public int size() {
+        return entries.size();
+    }
+}

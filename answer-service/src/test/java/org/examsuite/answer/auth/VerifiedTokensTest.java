@@ -1,0 +1,87 @@
+package org.examsuite.answer.auth;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.testing.TestKeys;
+import org.examsuite.testing.TestTokens;
+import org.junit.jupiter.api.Test;
+
+/** A verified token is not verified again until it expires, and nothing else gets through because of it. */
+@QuarkusTest
+@QuarkusTestResource(TestKeys.class)
+class VerifiedTokensTest {
+    @Inject
+    VerifiedTokens tokens;
+
+    private static String probe(String sessionId) {
+        return "/api/v1/auth-probe/" + sessionId;
+    }
+
+    @Test
+    void aVerifiedTokenIsRememberedWithItsTenantsRoleUntilItsExpiry() {
+        String sessionId = "s-cache-" + System.nanoTime();
+        String token = TestTokens.candidate(sessionId, "e-1", "c-1", 1);
+        given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200).body("candidate", equalTo(true));
+        assertTrue(tokens.contains(token));
+        given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200).body("candidate", equalTo(true));
+        given().auth().oauth2(token).get(probe("s-other")).then().statusCode(403);
+
+        long expiresAtMs = expiry(token) * 1000;
+        SecurityIdentity remembered = tokens.find(token, expiresAtMs - 1);
+        assertNotNull(remembered);
+        assertEquals(Set.of(Roles.CANDIDATE), remembered.getRoles());
+        assertEquals("candidate", remembered.getAttribute("tenant-id"));
+        assertTrue(remembered.getAttributes().values().stream()
+                .allMatch(v -> v instanceof String || v instanceof Number || v instanceof Boolean),
+                () -> "no request is kept alive by the cache: " + remembered.getAttributes());
+        assertNull(tokens.find(token, expiresAtMs), "never used at or after the token's expiry");
+        assertFalse(tokens.contains(token), "an expired entry is dropped");
+    }
+
+    @Test
+    void aTamperedCopyOfARememberedTokenIsVerifiedAndRefused() {
+        String sessionId = "s-cache-" + System.nanoTime();
+        String token = TestTokens.candidate(sessionId, "e-1", "c-1", 1);
+        given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200);
+        assertTrue(tokens.contains(token));
+        char last = token.charAt(token.length() - 1);
+        String tampered = token.substring(0, token.length() - 1) + (last == 'A' ? 'B' : 'A');
+        given().auth().oauth2(tampered).get(probe(sessionId)).then().statusCode(401)
+                .contentType("application/problem+json");
+        assertFalse(tokens.contains(tampered));
+    }
+
+    @Test
+    void refusedTokensAreNeverRemembered() {
+        String expired = TestTokens.expiredCandidate("s-exp", "e-1", "c-1", 1);
+        given().auth().oauth2(expired).get(probe("s-exp")).then().statusCode(401);
+        assertFalse(tokens.contains(expired));
+        String claimsService = TestTokens.operatorClaimingService();
+        for (int i = 0; i < 2; i++) { // the second time from the cache: still only an operator
+            given().auth().oauth2(claimsService).get("/internal/v1/auth-probe").then().statusCode(403);
+        }
+    }
+
+    private static long expiry(String token) {
+        String payload = new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]), StandardCharsets.UTF_8);
+        Matcher exp = Pattern.compile("\"exp\"\\s*:\\s*(\\d+)").matcher(payload);
+        assertTrue(exp.find());
+        return Long.parseLong(exp.group(1));
+    }
+}
