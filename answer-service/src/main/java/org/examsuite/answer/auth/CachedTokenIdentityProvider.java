@@ -28,7 +28,9 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
 
     @Override
     public int priority() {
-        return SYSTEM_FIRST + 1; // before every verifier
+        // Before every verifier: IdentityProvider's default (OIDC's too) is SYSTEM_FIRST + 1,
+        // and a tie would leave the order to chance.
+        return SYSTEM_FIRST + 1000;
     }
 
     @Override

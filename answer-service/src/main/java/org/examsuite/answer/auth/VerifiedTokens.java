@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -31,6 +32,7 @@ public class VerifiedTokens {
     }
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final LongAdder hits = new LongAdder();
 
     /** The identity a verified token gave, or null (unknown, expired, or caching off). */
     public SecurityIdentity find(String token) {
@@ -46,6 +48,7 @@ public class VerifiedTokens {
             entries.remove(token, entry);
             return null;
         }
+        hits.increment();
         return entry.identity();
     }
 
@@ -81,6 +84,11 @@ public class VerifiedTokens {
 
     public boolean contains(String token) {
         return entries.containsKey(token);
+    }
+
+    /** Requests served without verifying their token again (for tests and diagnosis). */
+    public long hits() {
+        return hits.sum();
     }
 
     public int size() {

@@ -39,8 +39,10 @@ class VerifiedTokensTest {
         String token = TestTokens.candidate(sessionId, "e-1", "c-1", 1);
         given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200).body("candidate", equalTo(true));
         assertTrue(tokens.contains(token));
+        long hits = tokens.hits();
         given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200).body("candidate", equalTo(true));
         given().auth().oauth2(token).get(probe("s-other")).then().statusCode(403);
+        assertEquals(hits + 2, tokens.hits(), "served from the cache, ahead of the OIDC verifier");
 
         long expiresAtMs = expiry(token) * 1000;
         SecurityIdentity remembered = tokens.find(token, expiresAtMs - 1);
@@ -60,8 +62,10 @@ class VerifiedTokensTest {
         String token = TestTokens.candidate(sessionId, "e-1", "c-1", 1);
         given().auth().oauth2(token).get(probe(sessionId)).then().statusCode(200);
         assertTrue(tokens.contains(token));
-        char last = token.charAt(token.length() - 1);
-        String tampered = token.substring(0, token.length() - 1) + (last == 'A' ? 'B' : 'A');
+        // The first character of the signature (the last one may only carry padding bits).
+        int signature = token.lastIndexOf('.') + 1;
+        char first = token.charAt(signature);
+        String tampered = token.substring(0, signature) + (first == 'A' ? 'B' : 'A') + token.substring(signature + 1);
         given().auth().oauth2(tampered).get(probe(sessionId)).then().statusCode(401)
                 .contentType("application/problem+json");
         assertFalse(tokens.contains(tampered));
