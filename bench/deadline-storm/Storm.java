@@ -53,7 +53,10 @@ public class Storm {
     record Outcome(String sessionId, int status, String paperId, long startNanos, long endNanos, int attempts, String body) {
     }
 
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+    // HTTP/1.1, a connection per request in flight: candidates are separate browsers, and an ingress
+    // speaks HTTP/1.1 to the service. The JDK default (h2c upgrade) would multiplex every client on one
+    // connection, so one server event loop would carry the whole storm.
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
             .executor(Executors.newFixedThreadPool(4)).build();
     static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(2);
     static final AtomicInteger ATTEMPTS = new AtomicInteger();

@@ -34,8 +34,10 @@ command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
 ulimit -n 65536 2>/dev/null || true
 mkdir -p "$RESULTS"
 
+# APPS: a directory holding copies of <module>/target/quarkus-app, so that a rebuild in the
+# working tree during a run does not swap classes under the running services.
 for module in answer-service submission-service; do
-  if [ ! -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]; then
+  if [ -z "${APPS:-}" ] && [ ! -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]; then
     (cd "$ROOT" && ./mvnw -B -q -pl "$module" -am package -DskipTests)
   fi
 done
@@ -68,7 +70,7 @@ start_service() { # module port
   EXAM_PAPER_PRIVATE_KEY="$(cat "$WORK/paper.key")" EXAM_PAPERS_STREAM="$STREAM" \
   EXAM_SESSION_URL="http://127.0.0.1:$SESSION_PORT" EXAM_ANSWER_URL="http://127.0.0.1:$ANSWER_PORT" \
   QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-    java ${JAVA_OPTS:-} -jar "$ROOT/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
+    java ${JAVA_OPTS:-} -jar "${APPS:-$ROOT}/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
   PIDS+=($!)
 }
 start_service answer-service "$ANSWER_PORT"
