@@ -1,0 +1,55 @@
+package org.examsuite.submission.submit;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reads a submission's body on the event loop, before the request is handed to a worker
+ * thread. Without it, RESTEasy Reactive hands a blocking endpoint its body as a blocking
+ * stream: the worker thread sits in {@code VertxInputStream.readBlocking} until the event loop
+ * delivers the bytes. In the deadline storm thread dumps showed 125 of the 200 worker threads
+ * parked there, so even the bulkhead's 429s queued behind them for seconds.
+ * With the body buffered here the endpoint reads it from memory
+ * ({@code RoutingContext.body()}), and a worker is taken only for a request that is whole.
+ * The limit is the server's body limit; over it the body handler fails the request with 413,
+ * which {@code ProblemRoutes} answers as problem+json.
+ */
+@ApplicationScoped
+public class SubmissionBodyRoute {
+    private static final String BUFFERED = SubmissionBodyRoute.class.getName() + ".buffered";
+
+    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
+    MemorySize maxBodySize;
+
+    void install(@Observes Router router) {
+        // After ProblemRoutes' Content-Length check (Integer.MIN_VALUE), before the REST handler.
+        BodyHandler bodies = BodyHandler.create(false).setBodyLimit(maxBodySize.asLongValue());
+        router.route(HttpMethod.POST, "/api/v1/submissions").order(Integer.MIN_VALUE + 1)
+                .handler(ctx -> {
+                    // HTTP/1.x only: on HTTP/2 RESTEasy pauses the stream it is handed, which
+                    // Vert.x refuses once the body has been read ("Request has already been read");
+                    // and an h2c upgrade request is served again as HTTP/2, without the body read here.
+                    if (ctx.request().version() == HttpVersion.HTTP_2 || ctx.request().getHeader("Upgrade") != null) {
+                        ctx.next();
+                    } else {
+                        ctx.put(BUFFERED, Boolean.TRUE);
+                        bodies.handle(ctx);
+                    }
+                })
+                .handler(ctx -> {
+                    // An empty body leaves no buffer, and RESTEasy would then wait for a body
+                    // that was already read: give it an empty one.
+                    if (ctx.get(BUFFERED) != null && ctx.body().buffer() == null) {
+                        ctx.setBody(Buffer.buffer());
+                    }
+                    ctx.next();
+                });
+    }
+}
