@@ -2,7 +2,7 @@
 # The deadline storm (issue 4): N sessions with autosaved drafts submit within WINDOW seconds,
 # with client retries, double clicks and second devices; reports throughput, p50/p99,
 # duplicates (must be 0) and missing papers (must be 0). Starts its own answer-service and
-# submission-service on bench ports with throw-away keys (database exam_bench, Redis db 2) and a
+# submission-service on bench ports with throw-away keys (database exam_bench, Redis db 3) and a
 # session-service stub, so it never touches a running suite or the tests.
 #
 #   bench/deadline-storm/run.sh                                   # 3,000 and 10,000 sessions in 10 s
@@ -16,7 +16,11 @@ SESSIONS="${SESSIONS:-3000 10000}"
 WINDOW="${WINDOW:-10}"
 REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
 REDIS_PORT="${REDIS_PORT:-6379}"
-REDIS_DB="${REDIS_DB:-2}"
+# Db 3, not the autosave benchmark's db 2: both seed sessions with bench/autosave/Seed.java
+# (ids autosave-bench-*), and that benchmark's cleanup deletes *{autosave-bench-* in its db —
+# mid-storm it wiped this run's published session state once (200 workers then waited on the
+# session-service stub's publish).
+REDIS_DB="${REDIS_DB:-3}"
 DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
 DB_USER="${EXAM_DB_USER:-postgres}"
 DB_NAME="${DB_NAME:-exam_bench}"
