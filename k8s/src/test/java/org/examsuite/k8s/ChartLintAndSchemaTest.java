@@ -1,11 +1,20 @@
 package org.examsuite.k8s;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +58,63 @@ class ChartLintAndSchemaTest {
                 () -> Chart.template(Chart.Values.defaults().set(key, value)), key + "=" + value + " rendered");
         assertTrue(error.getMessage().contains(expectedInMessage),
                 () -> "message should name " + expectedInMessage + ": " + error.getMessage());
+    }
+
+    /**
+     * helm lint --strict with the production-like values too. helm-java's lint takes no values file,
+     * so it lints a copy of the chart whose values.yaml is values.yaml with ci/production-values.yaml
+     * merged over it the way Helm merges a -f file (maps deep, lists and scalars replaced, null removes).
+     */
+    @Test
+    void lintStrictPassesWithProductionValues() throws IOException {
+        Path copy = K8sDir.workDir("lint-production").resolve("exam-suite");
+        copyTree(K8sDir.CHART, copy);
+        JsonNode merged = merge(Yaml.tree(K8sDir.read(K8sDir.CHART.resolve("values.yaml"))),
+                Yaml.tree(K8sDir.read(K8sDir.PRODUCTION_VALUES)));
+        K8sDir.write(copy.resolve("values.yaml"), new ObjectMapper(new YAMLFactory()).writeValueAsString(merged));
+        LintResult result = new Helm(copy).lint().strict().call();
+        assertFalse(result.isFailed(), () -> "helm lint --strict with ci/production-values.yaml: " + String.join("\n", result.getMessages()));
+    }
+
+    static JsonNode merge(JsonNode base, JsonNode over) {
+        if (!(base instanceof ObjectNode baseObject) || !(over instanceof ObjectNode)) {
+            return over;
+        }
+        ObjectNode result = baseObject.deepCopy();
+        over.fields().forEachRemaining(e -> {
+            if (e.getValue().isNull()) {
+                result.remove(e.getKey());
+            } else {
+                result.set(e.getKey(), result.has(e.getKey()) ? merge(result.get(e.getKey()), e.getValue()) : e.getValue());
+            }
+        });
+        return result;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        if (Files.exists(to)) {
+            try (Stream<Path> old = Files.walk(to)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
+    @Test
+    void mergeIsHelmsValuesMerge() {
+        JsonNode merged = merge(Yaml.tree("{a: {b: 1, c: [1, 2], d: x}, e: 1}"), Yaml.tree("{a: {c: [3], d: null, f: 2}}"));
+        assertEquals(Yaml.tree("{a: {b: 1, c: [3], f: 2}, e: 1}"), merged);
     }
 
     @Test
