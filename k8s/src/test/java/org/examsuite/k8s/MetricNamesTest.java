@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Every metric that the alerts, the dashboard, the KEDA query and the adapter rule read is one the
  * services export (monitoring/exported-metrics.txt, from DESIGN.md §5 and Micrometer's HTTP
  * server metrics) or a series the rules file records itself. The live check of that list
- * against running services' /q/metrics is described in docs/operations.md ("Verifying the metrics").
+ * against the running services' /q/metrics is LiveMetricNamesTest (./exam test live).
  */
 class MetricNamesTest {
 
@@ -111,7 +111,7 @@ class MetricNamesTest {
      * The static half of "the services really export them": every exam_* metric in the list is
      * registered as a Micrometer meter in the source of the service the list names. (Micrometer's
      * Prometheus names: counter a.b → a_b_total, timer a.b → a_b_seconds_*, gauge a.b → a_b.)
-     * The live half (/q/metrics of the running suite) is described in docs/operations.md.
+     * The live half (/q/metrics of the running suite) is LiveMetricNamesTest (./exam test live).
      */
     @Test
     void everyExamMetricIsAMeterOfTheServiceThatTheListNames() throws IOException {
