@@ -8,6 +8,7 @@
 #   bench/saga/run.sh                                # 500 papers warm-up (discarded), then 3,000
 #   PAPERS=100 WARMUP=50 bench/saga/run.sh           # a seconds-long smoke
 #   WORKERS=8 BATCH=200 bench/saga/run.sh            # other engine settings
+#   JFR_FILE=/tmp/saga.jfr bench/saga/run.sh         # a JFR recording (profile settings) of the measured round
 #
 # Measured: from the first stream entry's id (Redis server time, ms) to the last result made
 # GRADED (PostgreSQL time) — one clock, the same machine. Checked: every paper has exactly one
@@ -76,7 +77,8 @@ EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
   java ${JAVA_OPTS:-} -jar "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" >"$WORK/grading-saga.log" 2>&1 &
-PIDS+=($!)
+GS_PID=$!
+PIDS+=("$GS_PID")
 for _ in $(seq 1 120); do
   curl -sf -X POST "http://127.0.0.1:$STUB_PORT/bench/prepare?prefix=probe&count=1" >/dev/null 2>&1 \
     && curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1 && break
@@ -86,11 +88,32 @@ curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null || { echo "g
 # our stub, not something else on its port (papers signed with another key would all fail validation)
 kill -0 "$STUB_PID" 2>/dev/null || { echo "the stub did not start"; cat "$WORK/stubs.log"; exit 1; }
 
+# CPU (utime + stime, clock ticks) of grading-saga and of the PostgreSQL backends serving exam_bench
+# (other databases' backends and PostgreSQL's shared background processes are not counted).
+TICK="$(getconf CLK_TCK)"
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+pg_ticks() { # "pid ticks" per backend of $DB_NAME
+  for pid in $(sql "SELECT pid FROM pg_stat_activity WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()"); do
+    echo "$pid $(ticks "$pid")"
+  done
+}
+pg_delta() { # $1 = file of "pid ticks" before: ticks spent since by those backends and by new ones
+  pg_ticks | awk -v before="$1" 'BEGIN { while ((getline l < before) > 0) { split(l, f, " "); b[f[1]] = f[2] } }
+    { d += $2 - (($1 in b) ? b[$1] : 0) } END { print d + 0 }'
+}
+
 # round NAME COUNT: publish COUNT papers at once, wait until all are GRADED, print one table row.
 round() {
   local name="$1" count="$2" prefix="bench-$STAMP-$1"
   local first_id graded=0 waited=0
   curl -sf -X POST "http://127.0.0.1:$STUB_PORT/bench/prepare?prefix=$prefix&count=$count" >/dev/null
+  local gs_before stub_before
+  gs_before="$(ticks "$GS_PID")"
+  stub_before="$(ticks "$STUB_PID")"
+  pg_ticks >"$WORK/pg-$name"
+  if [ "$name" = measured ] && [ -n "${JFR_FILE:-}" ]; then
+    jcmd "$GS_PID" JFR.start name=bench settings=profile filename="$JFR_FILE" >/dev/null
+  fi
   first_id="$(java "$HERE/Bench.java" publish "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$STREAM" "$EXAM_ID" "$prefix" "$count")"
   while [ "$graded" -lt "$count" ] && [ "$waited" -lt "$((TIMEOUT_S * 5))" ]; do
     sleep 0.2
@@ -101,6 +124,13 @@ round() {
     echo "round $name: only $graded of $count graded after ${TIMEOUT_S}s" >&2
     for log in "$WORK/grading-saga.log" "$WORK/stubs.log"; do tail -n 20 "$log" >&2; done
   fi
+  if [ "$name" = measured ] && [ -n "${JFR_FILE:-}" ]; then
+    jcmd "$GS_PID" JFR.stop name=bench >/dev/null
+  fi
+  local gs_cpu pg_cpu stub_cpu
+  gs_cpu="$(awk -v a="$gs_before" -v b="$(ticks "$GS_PID")" -v t="$TICK" -v n="$count" 'BEGIN { printf "%.2f", (b - a) * 1000 / t / n }')"
+  stub_cpu="$(awk -v a="$stub_before" -v b="$(ticks "$STUB_PID")" -v t="$TICK" -v n="$count" 'BEGIN { printf "%.2f", (b - a) * 1000 / t / n }')"
+  pg_cpu="$(awk -v d="$(pg_delta "$WORK/pg-$name")" -v t="$TICK" -v n="$count" 'BEGIN { printf "%.2f", d * 1000 / t / n }')"
   local start_ms="${first_id%%-*}"
   local end_ms sagas records seconds rate
   end_ms="$(sql "SELECT (extract(epoch FROM max(updated_at)) * 1000)::bigint FROM exam_grading.result WHERE paper_id LIKE '$prefix-%' AND status = 'GRADED'")"
@@ -108,7 +138,7 @@ round() {
   records="$(sql "SELECT count(*) FROM exam_grading.archive_record WHERE kind = 'RESULT' AND paper_id LIKE '$prefix-%'")"
   seconds="$(awk -v a="$start_ms" -v b="$end_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')"
   rate="$(awk -v n="$graded" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }')"
-  echo "| $name | $count | $graded | $sagas | $records | $seconds | **$rate** |"
+  echo "| $name | $count | $graded | $sagas | $records | $seconds | **$rate** | $gs_cpu | $pg_cpu | $stub_cpu |"
 }
 
 {
@@ -117,8 +147,8 @@ round() {
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "grading-saga: $WORKERS saga workers, stream batch $BATCH; stubs and PostgreSQL/Redis on the same machine."
   echo
-  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s | CPU ms/paper grading-saga | CPU ms/paper PostgreSQL (exam_bench backends) | CPU ms/paper stubs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 if [ "$WARMUP" -gt 0 ]; then round warmup "$WARMUP" >>"$OUT"; fi
 round measured "$PAPERS" >>"$OUT"
@@ -139,6 +169,10 @@ verify="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$GRADING_P
     /^exam_saga_step_duration_seconds_count/ { match($0, /step="[^"]*"/); c[substr($0, RSTART + 6, RLENGTH - 7)] = $2 }
     /^exam_saga_step_duration_seconds_sum/ { match($0, /step="[^"]*"/); s[substr($0, RSTART + 6, RLENGTH - 7)] = $2 }
     END { for (k in c) if (c[k] > 0) printf "- %s: %.1f ms over %d runs\n", k, 1000 * s[k] / c[k], c[k] }'
+} >>"$OUT"
+{
+  echo
+  echo "Peak RSS (VmHWM) of grading-saga: $(awk '/VmHWM/ { printf "%d MiB", $2 / 1024 }' "/proc/$GS_PID/status") (JAVA_OPTS: ${JAVA_OPTS:-none})."
 } >>"$OUT"
 grep -h "ERROR" "$WORK/grading-saga.log" | head -5 >>"$OUT" || true
 cat "$OUT"
