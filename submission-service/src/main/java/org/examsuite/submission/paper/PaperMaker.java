@@ -22,6 +22,7 @@ import org.examsuite.submission.answer.Sealer;
 import org.examsuite.submission.outbox.OutboxRelay;
 import org.examsuite.submission.redis.Keys;
 import org.examsuite.submission.session.SessionState;
+import org.examsuite.submission.submit.FinalSheet;
 import org.jboss.logging.Logger;
 
 /**
@@ -64,11 +65,6 @@ public class PaperMaker {
     public record Outcome(Paper paper, boolean created) {
     }
 
-    /** Cheap: whether the paper-id cache says the session has a paper (false may still mean yes). */
-    public boolean hasPaper(String sessionId) {
-        return redis.key().exists(Keys.paper(sessionId));
-    }
-
     /** The session's paper if it has one (Redis first, PostgreSQL behind it). */
     public Paper existing(String sessionId) {
         String cached = redis.value(String.class).get(Keys.paper(sessionId));
@@ -82,11 +78,22 @@ public class PaperMaker {
     }
 
     public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor) {
-        return ensure(session, candidateId, submittedBy, actor, false);
+        return ensure(session, candidateId, submittedBy, actor, false, null);
     }
 
-    /** {@code justChecked}: the caller found no paper a moment ago, so the first look is skipped. */
-    public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor, boolean justChecked) {
+    /** A final sheet that its request could not keep yet (the sheets were closed): kept as soon as they open. */
+    public record PendingSheet(long epoch, FinalSheet sheet, long receivedAtMs) {
+    }
+
+    /**
+     * {@code justChecked}: the caller found no paper a moment ago, so the first look is skipped.
+     * {@code pending}: the request's own sheet that {@link SheetStore#keep} refused because a build
+     * had closed the sheets — normally that build's paper is the answer; but when that build
+     * fails or dies, the sheet is kept once the sheets open again (or by this request, if it
+     * becomes the builder), before the next build closes them.
+     */
+    public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor, boolean justChecked,
+            PendingSheet pending) {
         long giveUpAt = System.nanoTime() + maxWait.toNanos();
         long pauseMillis = 20;
         boolean look = !justChecked;
@@ -99,10 +106,13 @@ public class PaperMaker {
             String token = lock.tryAcquire(session.sessionId());
             if (token != null) {
                 try {
-                    return make(session, candidateId, submittedBy, actor);
+                    return make(session, candidateId, submittedBy, actor, token, pending);
                 } finally {
                     lock.release(session.sessionId(), token);
                 }
+            }
+            if (pending != null && keep(session.sessionId(), pending) == SheetStore.Kept.KEPT) {
+                pending = null;
             }
             if (System.nanoTime() > giveUpAt) {
                 throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
@@ -114,15 +124,29 @@ public class PaperMaker {
         }
     }
 
-    private Outcome make(SessionState session, String candidateId, String submittedBy, String actor) {
+    private SheetStore.Kept keep(String sessionId, PendingSheet pending) {
+        return sheets.keep(sessionId, pending.epoch(), pending.sheet(), pending.receivedAtMs());
+    }
+
+    private Outcome make(SessionState session, String candidateId, String submittedBy, String actor, String token,
+            PendingSheet pending) {
         Paper existing = papers.findBySession(session.sessionId());
         if (existing != null) {
             return new Outcome(existing, false);
         }
+        if (pending != null) {
+            // Taking the lock opened the sheets a dead build had closed: this request's own sheet first.
+            keep(session.sessionId(), pending);
+        }
         SealedDraft draft = seal(session.sessionId());
-        // Read the kept sheets after the seal: the seal closes autosave, and every sheet kept
-        // until this moment is in the paper.
-        Map<String, StampedValue> kept = sheets.read(session.sessionId());
+        // Close and read the kept sheets after the seal (which closes autosave), in one atomic
+        // step against keep: every sheet kept until this moment is in the paper, and every
+        // later one is refused — its request answers with this paper.
+        Map<String, StampedValue> kept = sheets.close(session.sessionId(), token);
+        if (kept == null) {
+            throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                    "The session's paper is still being stored; retry to get it.", 1);
+        }
         Instant submittedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Paper paper = assemble(session, candidateId, submittedBy, submittedAt, draft, kept);
         if (!papers.insert(paper, submittedAt, actor, tracing.currentContext())) {

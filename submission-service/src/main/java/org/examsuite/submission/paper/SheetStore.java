@@ -3,6 +3,7 @@ package org.examsuite.submission.paper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -20,10 +21,29 @@ import org.examsuite.submission.submit.FinalSheet;
  * {@code sub:{<sessionId>}:sheet} BEFORE we answer — also when the request is shed (429) or
  * answer-service is down (503) — so that the paper, whoever builds it (a retry, another
  * request, the auto-submit), merges them. Removed once the paper is stored.
+ * <p>
+ * A build reads the sheets with {@link #close}, which marks them closed in the same atomic
+ * step; {@link #keep} refuses a sheet once they are closed (or the paper exists). So a sheet
+ * that {@code keep} reports {@link Kept#KEPT} is in the paper, and a refused one's request
+ * answers with the paper being stored (docs/idempotency.md, "Deadline").
  */
 @ApplicationScoped
 public class SheetStore {
+    /** The hash field that marks the sheets closed by a build (never a question id: ids have no '!'). */
+    static final String CLOSED = "!closed";
+
     private final LuaScript keepScript = LuaScript.resource(SheetStore.class, "keep_sheet.lua");
+    private final LuaScript closeScript = LuaScript.resource(SheetStore.class, "close_sheets.lua");
+
+    /** What {@link #keep} did with a sheet. */
+    public enum Kept {
+        /** Kept (or nothing newer to keep): whichever build closes the sheets next merges it. */
+        KEPT,
+        /** A build has read the sheets already: its paper is the answer. */
+        CLOSED,
+        /** The paper is stored: it is the answer. */
+        PAPER
+    }
 
     @Inject
     RedisDataSource redis;
@@ -32,10 +52,7 @@ public class SheetStore {
     @ConfigProperty(name = "exam.submission.sheet-retention", defaultValue = "P7D")
     Duration retention;
 
-    public void keep(String sessionId, long epoch, FinalSheet sheet, long receivedAtMs) {
-        if (sheet.answers().isEmpty()) {
-            return;
-        }
+    public Kept keep(String sessionId, long epoch, FinalSheet sheet, long receivedAtMs) {
         List<String> args = new ArrayList<>(3 + 3 * sheet.answers().size());
         args.add(Long.toString(epoch));
         args.add(Long.toString(receivedAtMs));
@@ -45,12 +62,39 @@ public class SheetStore {
             args.add(Long.toString(answer.version()));
             args.add(answer.value().toString());
         });
-        keepScript.run(redis, List.of(Keys.sheet(sessionId)), args);
+        // An empty sheet keeps nothing, but it is still refused once the sheets are closed.
+        long result = keepScript.run(redis, List.of(Keys.sheet(sessionId), Keys.paper(sessionId)), args).toLong();
+        return result == -1 ? Kept.PAPER : result == -2 ? Kept.CLOSED : Kept.KEPT;
     }
 
-    /** Every kept value of the session, by question. */
+    /**
+     * For the build holding the session's lock ({@code lockToken}): closes the kept sheets and
+     * returns them, atomically against {@link #keep}. Null when the lock is no longer the
+     * caller's (it expired and another request took it): the build must not go on.
+     */
+    public Map<String, StampedValue> close(String sessionId, String lockToken) {
+        Response reply = closeScript.run(redis, List.of(Keys.sheet(sessionId), Keys.lock(sessionId)),
+                List.of(lockToken, Long.toString(retention.toMillis())));
+        if (reply == null) {
+            return null;
+        }
+        Map<String, String> fields = new HashMap<>();
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            fields.put(reply.get(i).toString(), reply.get(i + 1).toString());
+        }
+        return parse(sessionId, fields);
+    }
+
+    /** Every kept value of the session, by question (without closing them). */
     public Map<String, StampedValue> read(String sessionId) {
         Map<String, String> fields = redis.hash(String.class).hgetall(Keys.sheet(sessionId));
+        if (fields != null) {
+            fields.remove(CLOSED);
+        }
+        return parse(sessionId, fields);
+    }
+
+    private Map<String, StampedValue> parse(String sessionId, Map<String, String> fields) {
         Map<String, StampedValue> kept = new HashMap<>();
         if (fields == null) {
             return kept;

@@ -113,12 +113,18 @@ public class SubmissionService {
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {
-            // Shed, but the sheet is kept first (unless a paper already ends the session).
-            if (session.acceptsSheetAt(receivedAt) && epoch >= session.epoch() && !maker.hasPaper(session.sessionId())) {
-                sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli());
+            // Shed, but the sheet is kept first — unless a paper already ends the session, or a
+            // build has closed the sheets: then that paper is the answer, and the retry gets it.
+            SheetStore.Kept kept = session.acceptsSheetAt(receivedAt) && epoch >= session.epoch()
+                    ? sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli())
+                    : SheetStore.Kept.PAPER;
+            if (kept == SheetStore.Kept.CLOSED) {
+                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                        "The session's paper is being stored; retry to get it.", 1);
             }
-            throw ApiException.retryLater(429, "SUBMISSIONS_BUSY",
-                    "Too many submissions right now; your answers are kept, retry to get your paper.", 1);
+            throw ApiException.retryLater(429, "SUBMISSIONS_BUSY", kept == SheetStore.Kept.KEPT
+                    ? "Too many submissions right now; your answers are kept, retry to get your paper."
+                    : "Too many submissions right now; retry to get your paper.", 1);
         }
         try {
             return decideAdmitted(key, sheet, session, candidateId, epoch, receivedAt);
@@ -161,13 +167,15 @@ public class SubmissionService {
                 throw ApiException.conflict("SESSION_TAKEN_OVER", "The session continues on a newer device.");
             }
             boolean inTime = session.acceptsSheetAt(receivedAt);
-            if (inTime) {
-                sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli());
+            PaperMaker.PendingSheet pending = null;
+            if (inTime && sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli()) != SheetStore.Kept.KEPT) {
+                // A build has closed the sheets (or stored the paper): its paper is the answer.
+                pending = new PaperMaker.PendingSheet(epoch, sheet, receivedAt.toEpochMilli());
             }
             // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
             PaperMaker.Outcome made = inTime
-                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId, true)
-                    : maker.ensure(session, candidateId, "AUTO", "late-submit", true);
+                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId, true, pending)
+                    : maker.ensure(session, candidateId, "AUTO", "late-submit", true, null);
             int status = made.created() && inTime ? 201 : 200;
             idempotency.complete(claim, status, made.paper().paperId().toString());
             claim = null;
