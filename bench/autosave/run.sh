@@ -91,8 +91,24 @@ field() { # wrk output, what -> value
     p50) awk '/^ +50%/ {print $2}' "$1" ;;
     p99) awk '/^ +99%/ {print $2}' "$1" ;;
     non2xx) awk '/Non-2xx/ {n=$NF} END {print n+0}' "$1" ;;
+    requests) awk '/requests in/ {print $1}' "$1" ;;
     errors) awk '/Socket errors/ {sub(/.*Socket errors: /, ""); e=$0} END {print (e == "" ? "none" : e)}' "$1" ;;
   esac
+}
+cpu_ticks() { # utime+stime (clock ticks) of the given pids, summed; vanished pids count 0
+  local t=0 p
+  for p in "$@"; do
+    [ -r "/proc/$p/stat" ] || continue
+    t=$((t + $(awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
+}
+cpu_snapshot() { # "service redis postgres" CPU ticks
+  echo "$(cpu_ticks "$SERVICE_PID") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
+}
+per_request() { # snapshot-before snapshot-after wrk-output -> "a / b / c" CPU µs per request
+  local n; n=$(field "$3" requests)
+  python3 -c "import os,sys; b=list(map(int,sys.argv[1].split())); a=list(map(int,sys.argv[2].split())); n=max(int(sys.argv[3] or 0),1); hz=os.sysconf('SC_CLK_TCK'); print(' / '.join(f'{(y-x)*1e6/hz/n:.0f}' for x,y in zip(b,a)))" "$1" "$2" "${n:-0}"
 }
 wait_for_flush() { # until nothing waits for the write-behind (at most 60 s)
   for _ in $(seq 1 600); do
@@ -112,25 +128,33 @@ wait_for_flush
   echo
   echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell; load generator on the same host."
   echo
-  echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling | CPU µs/req service / Redis / PostgreSQL |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 
 for c in $CONNECTIONS; do
   curl -sf "$URL/q/metrics" >"$WORK/before.txt"
+  cpu0=$(cpu_snapshot)
   run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
-  wait_for_flush
+  wait_for_flush # the write-behind's CPU belongs to the autosaves
+  cpu1=$(cpu_snapshot)
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
   run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
+  cpu2=$(cpu_snapshot)
   a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
   pct=$(python3 -c "print(f'{100*float(\"${a:-0}\")/max(float(\"${ce:-0}\"),1e-9):.0f} %')")
-  echo "| $c | autosave | $a | $(field "$WORK/a-$c.txt" p50) | $(field "$WORK/a-$c.txt" p99) | $(field "$WORK/a-$c.txt" non2xx) | $(field "$WORK/a-$c.txt" errors) | $lag50 / $lag99 | $pct |" >>"$OUT"
-  echo "| $c | ceiling | $ce | $(field "$WORK/c-$c.txt" p50) | $(field "$WORK/c-$c.txt" p99) | $(field "$WORK/c-$c.txt" non2xx) | $(field "$WORK/c-$c.txt" errors) | — | 100 % |" >>"$OUT"
+  cpua=$(per_request "$cpu0" "$cpu1" "$WORK/a-$c.txt"); cpuc=$(per_request "$cpu1" "$cpu2" "$WORK/c-$c.txt")
+  echo "| $c | autosave | $a | $(field "$WORK/a-$c.txt" p50) | $(field "$WORK/a-$c.txt" p99) | $(field "$WORK/a-$c.txt" non2xx) | $(field "$WORK/a-$c.txt" errors) | $lag50 / $lag99 | $pct | $cpua |" >>"$OUT"
+  echo "| $c | ceiling | $ce | $(field "$WORK/c-$c.txt" p50) | $(field "$WORK/c-$c.txt" p99) | $(field "$WORK/c-$c.txt" non2xx) | $(field "$WORK/c-$c.txt" errors) | — | 100 % | $cpuc |" >>"$OUT"
   cp "$WORK/a-$c.txt" "$RESULTS/$STAMP-autosave-$c.wrk.txt"
   cp "$WORK/c-$c.txt" "$RESULTS/$STAMP-ceiling-$c.wrk.txt"
 done
 
+{
+  echo
+  echo "Service JVM: ${JAVA_OPTS:-(no JAVA_OPTS)}; peak RSS (VmHWM) $(awk '/VmHWM/ {printf "%d MiB", $2/1024}' "/proc/$SERVICE_PID/status"). CPU per request: each process's utime+stime over the run (autosave: until the write-behind drained) ÷ wrk's requests; PostgreSQL = all postgres processes (shared: other load counts too)."
+} >>"$OUT"
 cat "$OUT"
 echo
 echo "results: $OUT (raw wrk output beside it)"

@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonString;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.examsuite.common.auth.Roles;
 
 /**
  * Bearer tokens this process has already verified, with the identity they gave, until the
@@ -28,7 +31,14 @@ public class VerifiedTokens {
     @ConfigProperty(name = "exam.answer.auth.token-cache.max-entries", defaultValue = "10000")
     int maxEntries;
 
-    private record Entry(SecurityIdentity identity, long expiresAtMs) {
+    private record Entry(SecurityIdentity identity, long expiresAtMs, Candidate candidate) {
+    }
+
+    /**
+     * What the autosave hot path needs of a verified candidate token, read from its claims once
+     * when the token is remembered: the session it is bound to, the exam and the device epoch.
+     */
+    public record Candidate(String sessionId, String examId, long deviceEpoch) {
     }
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -36,10 +46,25 @@ public class VerifiedTokens {
 
     /** The identity a verified token gave, or null (unknown, expired, or caching off). */
     public SecurityIdentity find(String token) {
-        return find(token, clock.millis());
+        Entry entry = entry(token, clock.millis());
+        return entry == null ? null : entry.identity();
     }
 
     SecurityIdentity find(String token, long nowMs) {
+        Entry entry = entry(token, nowMs);
+        return entry == null ? null : entry.identity();
+    }
+
+    /**
+     * The candidate a verified, unexpired token with the {@code candidate} role (bound by the
+     * candidate tenant) speaks for; null for any other token (unknown, expired, operator, service).
+     */
+    public Candidate findCandidate(String token) {
+        Entry entry = entry(token, clock.millis());
+        return entry == null ? null : entry.candidate();
+    }
+
+    private Entry entry(String token, long nowMs) {
         Entry entry = entries.get(token);
         if (entry == null) {
             return null;
@@ -49,7 +74,7 @@ public class VerifiedTokens {
             return null;
         }
         hits.increment();
-        return entry.identity();
+        return entry;
     }
 
     /**
@@ -79,7 +104,30 @@ public class VerifiedTokens {
         });
         SecurityIdentity kept = QuarkusSecurityIdentity.builder().setPrincipal(identity.getPrincipal())
                 .addCredentials(identity.getCredentials()).addRoles(identity.getRoles()).addAttributes(attributes).build();
-        entries.put(token, new Entry(kept, expiresAtMs));
+        entries.put(token, new Entry(kept, expiresAtMs, candidate(kept, jwt)));
+    }
+
+    private static Candidate candidate(SecurityIdentity identity, JsonWebToken jwt) {
+        if (!identity.hasRole(Roles.CANDIDATE)) {
+            return null;
+        }
+        String sessionId = claimString(jwt, "sessionId");
+        String examId = claimString(jwt, "examId");
+        Object epoch = jwt.getClaim("deviceEpoch");
+        Long deviceEpoch = epoch instanceof JsonNumber number ? Long.valueOf(number.longValue())
+                : epoch instanceof Number number ? Long.valueOf(number.longValue()) : null;
+        if (sessionId == null || examId == null || deviceEpoch == null) {
+            return null; // the full path answers such a token (403/401 as Caller decides)
+        }
+        return new Candidate(sessionId, examId, deviceEpoch);
+    }
+
+    private static String claimString(JsonWebToken jwt, String name) {
+        Object value = jwt.getClaim(name);
+        if (value instanceof JsonString string) {
+            return string.getString();
+        }
+        return value == null ? null : value.toString();
     }
 
     public boolean contains(String token) {

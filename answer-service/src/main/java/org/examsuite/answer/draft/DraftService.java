@@ -71,7 +71,15 @@ public class DraftService {
         });
     }
 
-    private static List<Change> validated(AutosaveRequest request, Map<String, Question> questions) {
+    /**
+     * The rest of an autosave whose request is parsed and validated: the Lua call, with the
+     * republish/restore retries ({@link AutosaveRoute}'s way back when its one call was not enough).
+     */
+    Uni<DraftView.Saved> autosaveValidated(String sessionId, long deviceEpoch, long version, List<Change> changes) {
+        return attempt(sessionId, deviceEpoch, version, changes, false, false);
+    }
+
+    static List<Change> validated(AutosaveRequest request, Map<String, Question> questions) {
         List<Change> changes = new ArrayList<>(request.changes().size());
         for (ChangeNode change : request.changes()) {
             Question question = questions.get(change.questionId());
@@ -118,7 +126,7 @@ public class DraftService {
                 ? "The deadline and its grace period are over." : "The session's answers are sealed.");
     }
 
-    private DraftView.Saved saved(AutosaveOutcome outcome) {
+    DraftView.Saved saved(AutosaveOutcome outcome) {
         if (!outcome.applied().isEmpty()) {
             appliedChanges.increment(outcome.applied().size());
         }
@@ -131,20 +139,26 @@ public class DraftService {
     /** A client span around the Lua call: the hot path's one Redis round trip. */
     private Uni<AutosaveOutcome> traced(String sessionId, int changes, Uni<AutosaveOutcome> call) {
         return Uni.createFrom().deferred(() -> {
-            Span span = tracer.spanBuilder("redis autosave.lua").setSpanKind(SpanKind.CLIENT)
-                    .setAttribute("db.system", "redis").setAttribute("exam.session_id", sessionId)
-                    .setAttribute("exam.changes", changes).startSpan();
-            return call.onItemOrFailure().invoke((outcome, failure) -> {
-                if (failure != null) {
-                    span.recordException(failure);
-                    span.setStatus(StatusCode.ERROR);
-                } else {
-                    span.setAttribute("exam.outcome", outcome.status().name());
-                    span.setAttribute("exam.applied", outcome.applied().size());
-                }
-                span.end();
-            });
+            Span span = luaSpan(sessionId, changes);
+            return call.onItemOrFailure().invoke((outcome, failure) -> endLuaSpan(span, outcome, failure));
         });
+    }
+
+    Span luaSpan(String sessionId, int changes) {
+        return tracer.spanBuilder("redis autosave.lua").setSpanKind(SpanKind.CLIENT)
+                .setAttribute("db.system", "redis").setAttribute("exam.session_id", sessionId)
+                .setAttribute("exam.changes", changes).startSpan();
+    }
+
+    static void endLuaSpan(Span span, AutosaveOutcome outcome, Throwable failure) {
+        if (failure != null) {
+            span.recordException(failure);
+            span.setStatus(StatusCode.ERROR);
+        } else {
+            span.setAttribute("exam.outcome", outcome.status().name());
+            span.setAttribute("exam.applied", outcome.applied().size());
+        }
+        span.end();
     }
 
     /** The draft as held, restored from PostgreSQL first when Redis lost it. */

@@ -1,6 +1,7 @@
 package org.examsuite.answer.draft;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.mutiny.redis.client.Command;
@@ -48,6 +49,22 @@ public class DraftStore {
         return scripts.runThen(AUTOSAVE, List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId)), args,
                 WriteBehindQueue.markDirty(sessionId, nowMs))
                 .map(DraftStore::outcome);
+    }
+
+    /**
+     * {@link #autosave} on the bare Vert.x client, for the event-loop hot path
+     * ({@link AutosaveRoute}): no Mutiny operators, so no context-propagation wrappers. A
+     * NOSCRIPT failure is passed on (the caller retries through {@link #autosave}, which loads it).
+     */
+    public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
+        io.vertx.redis.client.Request script = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EVALSHA)
+                .arg(AUTOSAVE.sha()).arg(2).arg(DraftKeys.sessionState(sessionId)).arg(DraftKeys.draft(sessionId))
+                .arg(nowMs).arg(epoch).arg(version);
+        for (Change change : changes) {
+            script.arg(change.questionId()).arg(change.json());
+        }
+        return scripts.bare().batch(List.of(script, WriteBehindQueue.markDirty(sessionId, nowMs).getDelegate()))
+                .map(replies -> outcome(Response.newInstance(replies.get(0))));
     }
 
     private static AutosaveOutcome outcome(Response reply) {

@@ -49,6 +49,11 @@ public class ExamQuestions {
                 .memoize().indefinitely());
     }
 
+    /** The exam's questions if this process holds them already, else null (no I/O). */
+    public Map<String, Question> cached(String examId) {
+        return examId == null ? null : cache.get(examId);
+    }
+
     private Uni<Map<String, Question>> load(String examId) {
         return store.publishedQuestions(examId)
                 .chain(json -> json != null ? Uni.createFrom().item(json)

@@ -62,6 +62,15 @@ public class RedisScripts {
         return redis.send(script.load()).replaceWithVoid();
     }
 
+    /** The bare Vert.x client underneath, for callers that avoid Mutiny on the hot path. */
+    public io.vertx.redis.client.Redis bare() {
+        return redis.getDelegate();
+    }
+
+    public static boolean isNoScriptFailure(Throwable failure) {
+        return isNoScript(failure);
+    }
+
     public Uni<Response> send(Request request) {
         return redis.send(request);
     }
