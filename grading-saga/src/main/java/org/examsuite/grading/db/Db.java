@@ -31,18 +31,21 @@ public class Db {
      * step-log entries, and every step is idempotent — the lost step simply runs again.
      * Commits that something outside relies on (a saga's start before the stream ack, an
      * operator's answer) stay synchronous.
+     *
+     * <p>The pool's connections start with {@code synchronous_commit=off} (application.properties),
+     * so the hot path — several of these per paper — spends no statement on it; every other
+     * transaction turns it back on first ({@link #inTransaction}).
      */
     public <T> T inAsyncTransaction(Work<T> work) {
-        return inTransaction(Connection.TRANSACTION_READ_COMMITTED, connection -> {
-            try (var statement = connection.createStatement()) {
-                statement.execute("SET LOCAL synchronous_commit TO OFF");
-            }
-            return work.apply(connection);
-        });
+        return run(Connection.TRANSACTION_READ_COMMITTED, false, work);
     }
 
-    /** A transaction at another isolation level (e.g. one consistent snapshot for a long read). */
+    /** A transaction at another isolation level (e.g. one consistent snapshot for a long read); its commit is durable. */
     public <T> T inTransaction(int isolation, Work<T> work) {
+        return run(isolation, true, work);
+    }
+
+    private <T> T run(int isolation, boolean durable, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             int previous = connection.getTransactionIsolation();
@@ -50,6 +53,11 @@ public class Db {
                 connection.setTransactionIsolation(isolation);
             }
             try {
+                if (durable) {
+                    try (var statement = connection.createStatement()) {
+                        statement.execute("SET LOCAL synchronous_commit TO on");
+                    }
+                }
                 T result = work.apply(connection);
                 connection.commit();
                 return result;

@@ -52,40 +52,36 @@ public class ResultStore {
 
     /**
      * The grade step's provisional marks: stored, not shown (the status stays PENDING).
-     * Committed asynchronously like the step log: a step's own writes may be lost in a crash
-     * only together with the step's record, and then the step runs again.
+     * Written in the transaction that records the grade step (committed asynchronously like
+     * the step log): lost in a crash only together with the step's record, and then the
+     * step runs again.
      */
-    public void provisional(String paperId, int run, String candidateId, BigDecimal score, BigDecimal maxScore, String marks,
-            long keyRevision, String reason) {
-        db.inAsyncTransaction(c -> {
-            try (PreparedStatement update = c.prepareStatement("UPDATE result SET candidate_id = ?, score = ?, max_score = ?, "
-                    + "marks = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
-                    + "WHERE paper_id = ? AND run = ?")) {
-                update.setString(1, candidateId);
-                update.setBigDecimal(2, score);
-                update.setBigDecimal(3, maxScore);
-                update.setString(4, marks);
-                update.setLong(5, keyRevision);
-                update.setString(6, reason);
-                update.setString(7, paperId);
-                update.setInt(8, run);
-                update.executeUpdate();
-            }
-            return null;
-        });
+    public void provisional(Connection c, String paperId, int run, String candidateId, BigDecimal score, BigDecimal maxScore,
+            String marks, long keyRevision, String reason) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE result SET candidate_id = ?, score = ?, max_score = ?, "
+                + "marks = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
+                + "WHERE paper_id = ? AND run = ?")) {
+            update.setString(1, candidateId);
+            update.setBigDecimal(2, score);
+            update.setBigDecimal(3, maxScore);
+            update.setString(4, marks);
+            update.setLong(5, keyRevision);
+            update.setString(6, reason);
+            update.setString(7, paperId);
+            update.setInt(8, run);
+            update.executeUpdate();
+        }
     }
 
     /** The grade step's compensation: provisional marks are voided, so they can never be shown. */
-    public void voidMarks(String paperId, int run) {
-        db.inAsyncTransaction(c -> {
-            try (PreparedStatement update = c.prepareStatement("UPDATE result SET score = NULL, marks = NULL, "
-                    + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
-                update.setString(1, paperId);
-                update.setInt(2, run);
-                update.executeUpdate();
-            }
-            return null;
-        });
+    public void voidMarks(Connection c, String paperId, int run, String reason) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE result SET score = NULL, marks = NULL, "
+                + "reason = COALESCE(?, reason), updated_at = now() WHERE paper_id = ? AND run = ?")) {
+            update.setString(1, reason);
+            update.setString(2, paperId);
+            update.setInt(3, run);
+            update.executeUpdate();
+        }
     }
 
     /**

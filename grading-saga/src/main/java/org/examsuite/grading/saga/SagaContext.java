@@ -1,11 +1,35 @@
 package org.examsuite.grading.saga;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * What a step sees of its saga: the identity of the run and {@code data}, the saga's own
  * JSON state, which the engine stores with the step log after every completed step.
+ *
+ * <p>A step may also hand the engine writes of its own ({@link #withStepRecord}): they run in
+ * the transaction that records the step as finished (or parked), so a step's result and the
+ * step log are written in one round of statements instead of two transactions. Only for
+ * writes that may be lost together with the step's record (the step then simply runs again).
  */
-public record SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data) {
+public record SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data,
+        List<SagaStore.TxHook> stepWrites) {
+
+    public SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data) {
+        this(sagaId, paperId, run, examId, sessionId, data, new ArrayList<>());
+    }
+
+    /** Runs {@code write} in the transaction that records this step's outcome (DONE or WAITING). */
+    public void withStepRecord(SagaStore.TxHook write) {
+        stepWrites.add(write);
+    }
+
+    /** The writes handed over by the step that just ran, and none left behind. */
+    List<SagaStore.TxHook> drainStepWrites() {
+        List<SagaStore.TxHook> writes = List.copyOf(stepWrites);
+        stepWrites.clear();
+        return writes;
+    }
 }

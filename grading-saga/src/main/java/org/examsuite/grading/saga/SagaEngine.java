@@ -121,10 +121,10 @@ public class SagaEngine {
     private void work(String owner) {
         while (running) {
             try {
-                List<SagaRow> claimed = store.claim(owner, lease, claimBatch);
-                for (SagaRow saga : claimed) {
+                List<SagaStore.Loaded> claimed = store.claim(owner, lease, claimBatch);
+                for (SagaStore.Loaded saga : claimed) {
                     if (!running) {
-                        store.release(saga.sagaId(), owner, null);
+                        store.release(saga.saga().sagaId(), owner, null);
                         continue;
                     }
                     run(owner, saga);
@@ -148,7 +148,8 @@ public class SagaEngine {
         }
     }
 
-    private void run(String owner, SagaRow saga) {
+    private void run(String owner, SagaStore.Loaded loaded) {
+        SagaRow saga = loaded.saga();
         Map<String, String> carrier = new HashMap<>();
         if (saga.traceparent() != null) {
             carrier.put("traceparent", saga.traceparent());
@@ -162,7 +163,6 @@ public class SagaEngine {
                 .setAttribute("exam.paper.id", saga.paperId()).startSpan();
         try (Scope ignored = span.makeCurrent()) {
             SagaDefinition definition = definition(saga.definition());
-            SagaStore.Loaded loaded = new SagaStore.Loaded(saga, store.steps(saga.sagaId()));
             SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
                     saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
             drive(owner, definition, context, loaded);
@@ -270,15 +270,17 @@ public class SagaEngine {
         step.status = "RUNNING";
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga step " + step.name).startSpan();
+        context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
             StepOutcome outcome = definition.action().execute(context);
             if (outcome == StepOutcome.WAIT) {
-                store.park(run.id(), run.owner, step.position, step.name, json(context.data()),
+                store.park(run.id(), run.owner, step.position, step.name, json(context.data()), context.drainStepWrites(),
                         c -> run.definition.outcomes().waiting(c, context, step.name));
                 return false;
             }
             step.status = "DONE";
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false);
+            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false,
+                    context.drainStepWrites());
             return true;
         } catch (SagaStore.LeaseLost e) {
             throw e;
@@ -312,10 +314,12 @@ public class SagaEngine {
         step.status = "COMPENSATING";
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga compensate " + step.name).startSpan();
+        context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
             definition.action().compensate(context);
             step.status = "COMPENSATED";
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true);
+            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true,
+                    context.drainStepWrites());
             return true;
         } catch (SagaStore.LeaseLost e) {
             throw e;
@@ -356,9 +360,11 @@ public class SagaEngine {
                 .register(registry).increment();
     }
 
+    private final Map<String, Timer> stepTimers = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Timer stepTimer(String step) {
-        return Timer.builder("exam.saga.step.duration").description("Time one saga step (or compensation) took")
-                .tag("step", step).register(registry);
+        return stepTimers.computeIfAbsent(step, name -> Timer.builder("exam.saga.step.duration").description("Time one saga step (or compensation) took")
+                .tag("step", name).register(registry));
     }
 
     private String json(ObjectNode data) {

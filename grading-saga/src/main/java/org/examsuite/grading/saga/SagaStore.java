@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.examsuite.grading.db.Db;
@@ -82,11 +84,13 @@ public class SagaStore {
     }
 
     /**
-     * Takes up to {@code limit} due sagas that nobody holds. {@code SKIP LOCKED} lets replicas
-     * claim side by side without waiting on each other; the lease keeps the claim after commit.
+     * Takes up to {@code limit} due sagas that nobody holds, with their step logs (one
+     * transaction for both). {@code SKIP LOCKED} lets replicas claim side by side without
+     * waiting on each other; the lease keeps the claim after commit.
      */
-    public List<SagaRow> claim(String owner, Duration lease, int limit) {
+    public List<Loaded> claim(String owner, Duration lease, int limit) {
         return db.inAsyncTransaction(c -> {
+            List<SagaRow> sagas;
             try (PreparedStatement claim = c.prepareStatement("UPDATE saga SET lease_owner = ?, "
                     + "lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE saga_id IN ("
                     + "SELECT saga_id FROM saga WHERE status IN ('RUNNING', 'COMPENSATING') AND next_attempt_at <= now() "
@@ -95,9 +99,34 @@ public class SagaStore {
                 claim.setString(1, owner);
                 claim.setLong(2, lease.toMillis());
                 claim.setInt(3, limit);
-                return sagas(claim);
+                sagas = sagas(claim);
             }
+            if (sagas.isEmpty()) {
+                return List.of();
+            }
+            Map<UUID, List<StepRow>> steps = new HashMap<>();
+            try (PreparedStatement select = c.prepareStatement("SELECT saga_id, position, step, status, attempts, comp_attempts, "
+                    + "last_error, started_at, finished_at, compensated_at FROM saga_step WHERE saga_id = ANY (?) "
+                    + "ORDER BY saga_id, position")) {
+                select.setArray(1, c.createArrayOf("uuid", sagas.stream().map(SagaRow::sagaId).toArray()));
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        steps.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(stepRow(rs, 2));
+                    }
+                }
+            }
+            List<Loaded> loaded = new ArrayList<>(sagas.size());
+            for (SagaRow saga : sagas) {
+                loaded.add(new Loaded(saga, steps.getOrDefault(saga.sagaId(), List.of())));
+            }
+            return loaded;
         });
+    }
+
+    private static StepRow stepRow(ResultSet rs, int first) throws SQLException {
+        return new StepRow(rs.getInt(first), rs.getString(first + 1), rs.getString(first + 2), rs.getInt(first + 3),
+                rs.getInt(first + 4), rs.getString(first + 5), rs.getObject(first + 6, OffsetDateTime.class),
+                rs.getObject(first + 7, OffsetDateTime.class), rs.getObject(first + 8, OffsetDateTime.class));
     }
 
     public Optional<SagaRow> find(UUID sagaId) {
@@ -124,9 +153,7 @@ public class SagaStore {
             List<StepRow> rows = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(new StepRow(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5),
-                            rs.getString(6), rs.getObject(7, OffsetDateTime.class), rs.getObject(8, OffsetDateTime.class),
-                            rs.getObject(9, OffsetDateTime.class)));
+                    rows.add(stepRow(rs, 1));
                 }
             }
             return rows;
@@ -151,8 +178,14 @@ public class SagaStore {
         });
     }
 
-    /** A step (or compensation) that finished but is not recorded yet: the engine records it with its next write. */
-    public record Completed(int position, String step, String data, boolean compensation) {
+    /**
+     * A step (or compensation) that finished but is not recorded yet: the engine records it
+     * with its next write, together with the step's own {@code writes} (see SagaContext).
+     */
+    public record Completed(int position, String step, String data, boolean compensation, List<TxHook> writes) {
+        public Completed(int position, String step, String data, boolean compensation) {
+            this(position, step, data, compensation, List.of());
+        }
     }
 
     /** A claimed saga (as the claim returned it) and its step log. */
@@ -190,6 +223,9 @@ public class SagaStore {
     /** The step log's part of recording a finished step (its data goes with the saga row's update). */
     private static void recordStep(Connection c, UUID sagaId, Completed prior) throws SQLException {
         if (prior != null) {
+            for (TxHook write : prior.writes()) {
+                write.run(c);
+            }
             setStep(c, sagaId, prior.position(), prior.compensation()
                     ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
                             + "WHERE saga_id = ? AND position = ?"
@@ -211,9 +247,12 @@ public class SagaStore {
     }
 
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
-    public void park(UUID sagaId, String owner, int position, String step, String data, TxHook hook) {
+    public void park(UUID sagaId, String owner, int position, String step, String data, List<TxHook> writes, TxHook hook) {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
+            for (TxHook write : writes) {
+                write.run(c);
+            }
             setStep(c, sagaId, position, "UPDATE saga_step SET status = 'WAITING' WHERE saga_id = ? AND position = ?");
             setData(c, sagaId, data);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'WAITING', lease_owner = NULL, "

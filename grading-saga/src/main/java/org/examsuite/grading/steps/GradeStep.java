@@ -77,11 +77,11 @@ public class GradeStep implements SagaStep {
         grading.awaiting().forEach(awaiting::add);
 
         String reason = grading.complete() ? null : "awaiting operator marks for " + String.join(", ", grading.awaiting());
-        StepCalls.remote(() -> {
-            results.provisional(context.paperId(), context.run(), grade.path("candidateId").asText(null), grading.score(),
-                    grading.maxScore(), marks.toString(), exam.keyRevision(), reason);
-            return null;
-        });
+        String candidateId = grade.path("candidateId").asText(null);
+        String marksJson = marks.toString();
+        // written with the step's record (DONE, or WAITING for essays): one transaction, not two
+        context.withStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
+                grading.maxScore(), marksJson, exam.keyRevision(), reason));
         if (!grading.complete()) {
             return StepOutcome.WAIT;
         }
@@ -91,10 +91,7 @@ public class GradeStep implements SagaStep {
 
     @Override
     public void compensate(SagaContext context) {
-        StepCalls.remote(() -> {
-            results.voidMarks(context.paperId(), context.run());
-            return null;
-        });
+        context.withStepRecord(c -> results.voidMarks(c, context.paperId(), context.run(), null));
         context.data().remove("grade");
         fetched.forget(context.sagaId());
     }
