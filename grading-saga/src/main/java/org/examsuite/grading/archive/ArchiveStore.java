@@ -14,8 +14,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.examsuite.grading.db.Db;
 
 /**
@@ -53,7 +56,34 @@ public class ArchiveStore {
      * transaction commits.
      */
     public ArchiveRecord append(Connection c, String paperId, String kind, int run, JsonNode payload) throws SQLException {
-        String canonical = ChainHash.canonical(payload.toString());
+        Appended appended = appendAll(c, List.of(new Append(paperId, kind, run, superseded -> payload, false))).get(0);
+        if (appended.conflict() != null) {
+            throw appended.conflict();
+        }
+        return appended.record();
+    }
+
+    /**
+     * One record to append. {@code payload} is built under the head lock; when
+     * {@code supersedes} is set it is given the newest record of the same kind for the paper
+     * from an earlier run (what a regrade or a re-run supersedes), if any.
+     */
+    public record Append(String paperId, String kind, int run, Function<Optional<ArchiveRecord>, JsonNode> payload,
+            boolean supersedes) {
+    }
+
+    /** The outcome of one {@link Append}: the record (new, or the same one already there), or a conflict. */
+    public record Appended(ArchiveRecord record, Conflict conflict) {
+    }
+
+    /**
+     * Appends several records in order, holding the head lock once: one lock, one look-up of
+     * the records already there, one multi-row insert and one head update for the lot, and the
+     * chain is exactly what appending them one by one would have made (gapless, each naming the
+     * hash before it). A conflicting item does not stop the others; a database error fails all
+     * of them (the caller's transaction rolls back).
+     */
+    public List<Appended> appendAll(Connection c, List<Append> appends) throws SQLException {
         Head head;
         try (PreparedStatement lock = c.prepareStatement("SELECT seq, hash FROM archive_head WHERE id = 1 FOR UPDATE")) {
             try (ResultSet rs = lock.executeQuery()) {
@@ -61,35 +91,71 @@ public class ArchiveStore {
                 head = new Head(rs.getLong(1), rs.getString(2));
             }
         }
-        Optional<ArchiveRecord> existing = find(c, paperId, kind, run);
-        if (existing.isPresent()) {
-            if (existing.get().payload().equals(canonical)) {
-                return existing.get();
+        Map<String, ArchiveRecord> known = new HashMap<>();
+        try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM archive_record WHERE (paper_id, kind, run) "
+                + "IN (SELECT * FROM unnest(?::text[], ?::text[], ?::int[]))")) {
+            select.setArray(1, c.createArrayOf("text", appends.stream().map(Append::paperId).toArray()));
+            select.setArray(2, c.createArrayOf("text", appends.stream().map(Append::kind).toArray()));
+            select.setArray(3, c.createArrayOf("int4", appends.stream().map(Append::run).toArray()));
+            for (ArchiveRecord record : records(select)) {
+                known.put(key(record.paperId(), record.kind(), record.run()), record);
             }
-            throw new Conflict("the archive already holds a different " + kind + " record for paper " + paperId + " run " + run
-                    + " (seq " + existing.get().seq() + ")");
         }
-        long seq = head.seq() + 1;
-        Instant createdAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        String hash = ChainHash.of(mapper, seq, paperId, kind, run, createdAt, head.hash(), canonical);
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO archive_record (seq, paper_id, kind, run, payload, "
-                + "prev_hash, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-            insert.setLong(1, seq);
-            insert.setString(2, paperId);
-            insert.setString(3, kind);
-            insert.setInt(4, run);
-            insert.setString(5, canonical);
-            insert.setString(6, head.hash());
-            insert.setString(7, hash);
-            insert.setTimestamp(8, Timestamp.from(createdAt));
-            insert.executeUpdate();
+        List<Appended> out = new ArrayList<>(appends.size());
+        List<ArchiveRecord> fresh = new ArrayList<>();
+        long seq = head.seq();
+        String prevHash = head.hash();
+        for (Append append : appends) {
+            Optional<ArchiveRecord> superseded = Optional.empty();
+            if (append.supersedes() && append.run() > 1) {
+                superseded = latestBefore(c, append.paperId(), append.kind(), append.run());
+            }
+            String canonical = ChainHash.canonical(append.payload().apply(superseded).toString());
+            String key = key(append.paperId(), append.kind(), append.run());
+            ArchiveRecord existing = known.get(key);
+            if (existing != null) {
+                out.add(existing.payload().equals(canonical) ? new Appended(existing, null)
+                        : new Appended(null, new Conflict("the archive already holds a different " + append.kind()
+                                + " record for paper " + append.paperId() + " run " + append.run() + " (seq " + existing.seq() + ")")));
+                continue;
+            }
+            seq++;
+            Instant createdAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+            String hash = ChainHash.of(mapper, seq, append.paperId(), append.kind(), append.run(), createdAt, prevHash, canonical);
+            ArchiveRecord record = new ArchiveRecord(seq, append.paperId(), append.kind(), append.run(), canonical, prevHash, hash,
+                    createdAt);
+            prevHash = hash;
+            fresh.add(record);
+            known.put(key, record);
+            out.add(new Appended(record, null));
         }
-        try (PreparedStatement update = c.prepareStatement("UPDATE archive_head SET seq = ?, hash = ? WHERE id = 1")) {
-            update.setLong(1, seq);
-            update.setString(2, hash);
-            update.executeUpdate();
+        if (!fresh.isEmpty()) {
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO archive_record (seq, paper_id, kind, run, payload, "
+                    + "prev_hash, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (ArchiveRecord record : fresh) {
+                    insert.setLong(1, record.seq());
+                    insert.setString(2, record.paperId());
+                    insert.setString(3, record.kind());
+                    insert.setInt(4, record.run());
+                    insert.setString(5, record.payload());
+                    insert.setString(6, record.prevHash());
+                    insert.setString(7, record.hash());
+                    insert.setTimestamp(8, Timestamp.from(record.createdAt()));
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            try (PreparedStatement update = c.prepareStatement("UPDATE archive_head SET seq = ?, hash = ? WHERE id = 1")) {
+                update.setLong(1, seq);
+                update.setString(2, prevHash);
+                update.executeUpdate();
+            }
         }
-        return new ArchiveRecord(seq, paperId, kind, run, canonical, head.hash(), hash, createdAt);
+        return out;
+    }
+
+    private static String key(String paperId, String kind, int run) {
+        return paperId + '\u0000' + kind + '\u0000' + run;
     }
 
     public ArchiveRecord append(String paperId, String kind, int run, JsonNode payload) {

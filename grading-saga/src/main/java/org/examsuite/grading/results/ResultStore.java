@@ -105,6 +105,34 @@ public class ResultStore {
         }
     }
 
+    /** A result made GRADED: what {@link #gradedAll} writes for one paper run. */
+    public record Graded(String paperId, int run, long archiveSeq, BigDecimal score, BigDecimal maxScore, String marks,
+            long keyRevision, String candidateId) {
+    }
+
+    /** {@link #graded} for several results in one batch (one round trip). */
+    public void gradedAll(Connection c, List<Graded> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = 'GRADED', archive_seq = ?, reason = NULL, "
+                + "score = ?, max_score = ?, marks = ?::jsonb, key_revision = ?, candidate_id = COALESCE(?, candidate_id), "
+                + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
+            for (Graded row : rows) {
+                update.setLong(1, row.archiveSeq());
+                update.setBigDecimal(2, row.score());
+                update.setBigDecimal(3, row.maxScore());
+                update.setString(4, row.marks());
+                update.setLong(5, row.keyRevision());
+                update.setString(6, row.candidateId());
+                update.setString(7, row.paperId());
+                update.setInt(8, row.run());
+                update.addBatch();
+            }
+            update.executeBatch();
+        }
+    }
+
     public void status(Connection c, String paperId, int run, String status, String reason) throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = ?, reason = ?, updated_at = now() "
                 + "WHERE paper_id = ? AND run = ?")) {

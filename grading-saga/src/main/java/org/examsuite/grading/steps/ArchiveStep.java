@@ -1,14 +1,11 @@
 package org.examsuite.grading.steps;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.Optional;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
-import org.examsuite.grading.db.Db;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
@@ -17,7 +14,8 @@ import org.examsuite.grading.saga.StepOutcome;
 
 /**
  * Step 3 — archive: appends the result to the hash chain and makes it GRADED, in one
- * transaction (a result is visible exactly when it is archived). A regrade's record names
+ * transaction (a result is visible exactly when it is archived) — the appender's, which
+ * appends the results of every saga waiting for it together ({@link ResultArchiver}). A regrade's record names
  * the record it supersedes; the old one stays as it is. Idempotent: the archive keeps one
  * record per (paper, kind, run) and returns it again for the same payload.
  * Compensation: a RETRACTION record is appended (records are never edited).
@@ -38,41 +36,15 @@ public class ArchiveStep implements SagaStep {
     @Inject
     ResultStore results;
     @Inject
-    Db db;
+    ResultArchiver archiver;
     @Inject
     ObjectMapper mapper;
 
     @Override
     public StepOutcome execute(SagaContext context) {
-        JsonNode grade = context.data().path("grade");
         ArchiveRecord record;
         try {
-            record = StepCalls.remote(() -> db.inAsyncTransaction(c -> {
-                Optional<ArchiveRecord> superseded = archive.latestBefore(c, context.paperId(), RESULT, context.run());
-                ObjectNode payload = mapper.createObjectNode();
-                payload.put("paperId", context.paperId());
-                payload.put("run", context.run());
-                payload.put("sagaId", context.sagaId().toString());
-                payload.put("sessionId", context.sessionId());
-                payload.put("examId", context.examId());
-                payload.set("candidateId", grade.path("candidateId"));
-                payload.put("status", ResultStore.GRADED);
-                payload.set("score", grade.path("score"));
-                payload.set("maxScore", grade.path("maxScore"));
-                payload.set("marks", grade.path("marks"));
-                payload.set("keyRevision", grade.path("keyRevision"));
-                payload.set("paperDigest", grade.path("paperDigest"));
-                if (superseded.isPresent()) {
-                    payload.put("supersedes", superseded.get().seq());
-                } else {
-                    payload.putNull("supersedes");
-                }
-                ArchiveRecord appended = archive.append(c, context.paperId(), RESULT, context.run(), payload);
-                results.graded(c, context.paperId(), context.run(), appended.seq(), grade.path("score").decimalValue(),
-                        grade.path("maxScore").decimalValue(), grade.path("marks").toString(), grade.path("keyRevision").asLong(),
-                        grade.path("candidateId").asText(null));
-                return appended;
-            }));
+            record = StepCalls.remote(() -> archiver.append(context, context.data().path("grade")));
         } catch (ArchiveStore.Conflict conflict) {
             throw StepFailure.permanent(conflict.getMessage());
         }

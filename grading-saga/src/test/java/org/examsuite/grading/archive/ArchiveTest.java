@@ -93,6 +93,43 @@ class ArchiveTest {
     }
 
     @Test
+    void aBatchAppendsInOrderUnderOneLockAndKeepsEachRecordsOutcome() throws Exception {
+        String prefix = "batch-" + UUID.randomUUID();
+        ArchiveRecord before = archive.append(prefix + "-old", "RESULT", 1, Fixture.MAPPER.createObjectNode().put("score", 1));
+        List<ArchiveStore.Append> appends = List.of(
+                new ArchiveStore.Append(prefix + "-a", "RESULT", 1, s -> Fixture.MAPPER.createObjectNode().put("score", 2), false),
+                // the same record as before: returned, not appended again
+                new ArchiveStore.Append(prefix + "-old", "RESULT", 1, s -> Fixture.MAPPER.createObjectNode().put("score", 1), false),
+                // another payload for a (paper, kind, run) already there: a conflict for this item only
+                new ArchiveStore.Append(prefix + "-old", "RESULT", 1, s -> Fixture.MAPPER.createObjectNode().put("score", 9), false),
+                // a later run of the same paper names the record it supersedes
+                new ArchiveStore.Append(prefix + "-old", "RESULT", 2, s -> Fixture.MAPPER.createObjectNode().put("score", 3)
+                        .put("supersedes", s.map(ArchiveRecord::seq).orElse(-1L)), true),
+                new ArchiveStore.Append(prefix + "-b", "RESULT", 1, s -> Fixture.MAPPER.createObjectNode().put("score", 4), false));
+        List<ArchiveStore.Appended> out;
+        try (Connection c = dataSource.getConnection()) {
+            try (var rs = c.createStatement().executeQuery("SHOW synchronous_commit")) {
+                rs.next();
+                assertEquals("off", rs.getString(1), "pool connections start with asynchronous commit (db/Db)");
+            }
+            c.setAutoCommit(false);
+            out = archive.appendAll(c, appends);
+            c.commit();
+        }
+        assertEquals(5, out.size());
+        long first = out.get(0).record().seq();
+        assertEquals(before.seq(), out.get(1).record().seq(), "the record already there comes back");
+        assertTrue(out.get(2).conflict() != null && out.get(2).record() == null, "the conflicting item fails alone");
+        assertEquals(first + 1, out.get(3).record().seq(), "appended in order, no gap");
+        assertEquals(out.get(0).record().hash(), out.get(3).record().prevHash(), "each names the hash before it");
+        assertTrue(out.get(3).record().payload().contains("\"supersedes\":" + before.seq()), out.get(3).record().payload());
+        assertEquals(first + 2, out.get(4).record().seq());
+        assertEquals(archive.head().seq() >= first + 2, true);
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/archive/verify").then().statusCode(200)
+                .body("valid", equalTo(true));
+    }
+
+    @Test
     void aRowChangedInSqlIsNamedByVerify() throws Exception {
         ArchiveRecord record = archive.append("tamper-" + UUID.randomUUID(), "RESULT", 1,
                 Fixture.MAPPER.createObjectNode().put("score", 2));
