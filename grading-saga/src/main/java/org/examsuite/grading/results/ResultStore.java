@@ -157,6 +157,15 @@ public class ResultStore {
         }
     }
 
+    public boolean isNewestRun(Connection c, String paperId, int run) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT max(run) FROM result WHERE paper_id = ?")) {
+            select.setString(1, paperId);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() && rs.getInt(1) == run;
+            }
+        }
+    }
+
     /** The newest run of every paper of an exam. */
     public List<ResultRow> latestOfExam(Connection c, String examId) throws SQLException {
         try (PreparedStatement select = c.prepareStatement("SELECT DISTINCT ON (paper_id) " + COLUMNS

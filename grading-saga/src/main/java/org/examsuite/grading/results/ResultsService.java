@@ -8,7 +8,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -188,15 +190,7 @@ public class ResultsService {
                 ObjectNode fresh = mapper.createObjectNode();
                 fresh.put("minKeyRevision", keyRevision);
                 fresh.put("regradeOf", latest.run());
-                if (data.has("essayMarks")) {
-                    fresh.set("essayMarks", data.get("essayMarks"));
-                }
-                int run = latest.run() + 1;
-                UUID sagaId = UUID.randomUUID();
-                Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, latest.paperId(), run,
-                        examId, latest.sessionId(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
-                if (created.isPresent()) {
-                    results.createPending(c, latest.paperId(), run, sagaId, examId, latest.sessionId());
+                if (nextRun(c, latest, saga, fresh, "regrade by " + actor).isPresent()) {
                     count++;
                 }
             }
@@ -207,6 +201,53 @@ public class ResultsService {
             engine.nudge();
         }
         return new RegradeView(examId, keyRevision, started);
+    }
+
+    /**
+     * An operator's re-run of a finished saga whose result NEEDS_REVIEW (COMPENSATED): a new
+     * run n+1 of the paper, with the old run's essay marks and key revision. Its RESULT record
+     * supersedes the paper's newest earlier RESULT, if any (records are appended, never
+     * edited). Only the paper's newest run can be re-run. Returns the new run's saga id.
+     */
+    public UUID rerun(Connection c, SagaRow saga, String actor) throws SQLException {
+        List<ResultRow> runs = results.runs(c, saga.paperId(), true);
+        if (runs.isEmpty() || runs.get(0).run() != saga.run()) {
+            throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
+        }
+        JsonNode data = read(saga.data());
+        ObjectNode fresh = mapper.createObjectNode();
+        long revision = data.path("grade").path("keyRevision").asLong(data.path("minKeyRevision").asLong(0));
+        fresh.put("minKeyRevision", revision);
+        fresh.put("rerunOf", saga.run());
+        return nextRun(c, runs.get(0), saga, fresh, "re-run by " + actor)
+                .orElseThrow(() -> ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists."));
+    }
+
+    /**
+     * Starts run n+1 of a paper after {@code latest}. The essay marks of the old run are carried
+     * over. An old run still parked waiting for essay marks (or FAILED, waiting for an
+     * operator) would otherwise wait forever: it is SUPERSEDED — recorded in its history, its
+     * provisional marks voided — and marks now go to the new run.
+     */
+    private Optional<UUID> nextRun(Connection c, ResultRow latest, SagaRow saga, ObjectNode fresh, String why) throws SQLException {
+        JsonNode data = read(saga.data());
+        if (data.has("essayMarks")) {
+            fresh.set("essayMarks", data.get("essayMarks"));
+        }
+        SagaDefinition definition = engine.definition(GradingSaga.NAME);
+        List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
+        int run = latest.run() + 1;
+        UUID sagaId = UUID.randomUUID();
+        Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, latest.paperId(), run,
+                latest.examId(), latest.sessionId(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
+        if (created.isEmpty()) {
+            return created;
+        }
+        results.createPending(c, latest.paperId(), run, sagaId, latest.examId(), latest.sessionId());
+        if (sagas.supersede(c, saga.sagaId(), "by run " + run + " (" + why + ")")) {
+            results.voidMarks(c, latest.paperId(), latest.run(), "superseded by run " + run);
+        }
+        return created;
     }
 
     private long currentKeyRevision(String examId) {

@@ -15,6 +15,8 @@ import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.db.Db;
+import org.examsuite.grading.results.ResultStore;
+import org.examsuite.grading.results.ResultsService;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 
 /** Operators inspect a saga and retry a FAILED one (DESIGN.md §4.2). */
@@ -33,6 +35,10 @@ public class SagaResource {
     Db db;
     @Inject
     Caller caller;
+    @Inject
+    ResultStore results;
+    @Inject
+    ResultsService resultsService;
 
     @GET
     @Path("/{sagaId}")
@@ -43,8 +49,11 @@ public class SagaResource {
 
     /**
      * FAILED → the step that ran out of retries gets a fresh budget and the saga resumes (202).
-     * A saga already moving (running, waiting, compensating) is left as it is (202, safe to
-     * repeat). A finished one (COMPLETED, COMPENSATED) cannot be retried (409).
+     * COMPENSATED (its result NEEDS_REVIEW, e.g. after the cause was fixed upstream) → a new
+     * run of the paper starts (202 with the new run's saga); its RESULT record supersedes any
+     * earlier one. A saga already moving (running, waiting, compensating) is left as it is
+     * (202, safe to repeat). COMPLETED (a regrade re-runs those) or SUPERSEDED, and any saga
+     * that is not the paper's newest run, cannot be retried (409).
      */
     @POST
     @Path("/{sagaId}/retry")
@@ -52,14 +61,22 @@ public class SagaResource {
     public Response retry(@PathParam("sagaId") String sagaId) {
         UUID id = parse(sagaId);
         String actor = caller.subject();
+        UUID[] shown = {id};
         String outcome = db.inTransaction(c -> {
             SagaRow saga = store.find(c, id, true).orElseThrow(SagaResource::notFound);
             String result;
+            if ("FAILED".equals(saga.status()) && !results.isNewestRun(c, saga.paperId(), saga.run())) {
+                throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
+            }
             if (store.retryFailed(c, id, actor)) {
                 engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.paperId(),
                         saga.run(), saga.examId(), saga.sessionId(), null), actor);
                 result = "retried";
-            } else if ("COMPLETED".equals(saga.status()) || "COMPENSATED".equals(saga.status())) {
+            } else if ("COMPENSATED".equals(saga.status())) {
+                shown[0] = resultsService.rerun(c, saga, actor);
+                store.history(c, id, "OPERATOR_RERUN", null, actor + ": saga " + shown[0]);
+                result = "re-run as saga " + shown[0];
+            } else if ("COMPLETED".equals(saga.status()) || "SUPERSEDED".equals(saga.status())) {
                 result = "finished";
             } else {
                 result = "in progress";
@@ -71,7 +88,7 @@ public class SagaResource {
             throw ApiException.conflict("SAGA_NOT_RETRYABLE", "The saga has finished; a finished saga is not retried.");
         }
         engine.nudge();
-        return Response.accepted(view(id)).build();
+        return Response.accepted(view(shown[0])).build();
     }
 
     private SagaView view(UUID id) {

@@ -400,6 +400,26 @@ public class SagaStore {
         return true;
     }
 
+    /**
+     * A newer run of the paper replaces this one: a saga parked WAITING (for essay marks) or
+     * FAILED (for an operator) becomes SUPERSEDED, so it never wakes or retries; its parked or
+     * failed step is CANCELLED. A saga a worker is running, or one already finished, is left
+     * alone. Returns whether it was superseded.
+     */
+    public boolean supersede(Connection c, UUID sagaId, String detail) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'SUPERSEDED', lease_owner = NULL, "
+                + "lease_until = NULL, updated_at = now() WHERE saga_id = ? AND status IN ('WAITING', 'FAILED')")) {
+            update.setObject(1, sagaId);
+            if (update.executeUpdate() == 0) {
+                return false;
+            }
+        }
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'CANCELLED' WHERE saga_id = ? "
+                + "AND status IN ('WAITING', 'FAILED', 'RUNNING')");
+        history(c, sagaId, "SUPERSEDED", null, truncate(detail));
+        return true;
+    }
+
     @FunctionalInterface
     public interface TxHook {
         void run(Connection connection) throws SQLException;

@@ -202,6 +202,41 @@ class ArchiveTest {
                 .body("valid", equalTo(true));
     }
 
+    @Test
+    void aRegradeWhileTheOldRunWaitsForEssayMarksSupersedesItAndMarksGoToTheNewRun() throws Exception {
+        String wrongKey = """
+                [{"id":"q1","type":"SINGLE","prompt":"2+2?","options":["3","4"],"points":2,"key":"3"},
+                 {"id":"q2","type":"ESSAY","prompt":"Why?","points":5}]
+                """;
+        String examId = Fixture.exam(wrongKey, 1);
+        Submitted paper = Fixture.submit(redis, examId, Map.of("q1", "4", "q2", "Because."));
+        String oldSaga = Fixture.awaitSaga(paper.paperId(), "WAITING").getString("sagaId");
+
+        Fixture.putExam(examId, wrongKey.replace("\"key\":\"3\"", "\"key\":\"4\""), 2);
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/results/exams/" + examId + "/regrade").then()
+                .statusCode(202).body("regrading", equalTo(1));
+
+        JsonPath old = Fixture.saga(oldSaga);
+        assertEquals("SUPERSEDED", old.getString("status"), "the old run will not wait forever");
+        assertEquals("CANCELLED", old.getString("steps[0].status"));
+        assertTrue(old.getString("history.find { it.event == 'SUPERSEDED' }.detail").contains("run 2"));
+        // the new run grades with the corrected key and parks for the essay in turn
+        JsonPath waiting = Fixture.awaitSaga(paper.paperId(), "WAITING");
+        assertEquals(2, waiting.getInt("run"));
+        given().auth().oauth2(TestTokens.operator()).contentType("application/json").body("{\"marks\":{\"q2\":4}}")
+                .post("/api/v1/results/" + paper.paperId() + "/marks").then().statusCode(202).body("run", equalTo(2))
+                .body("sagaId", equalTo(waiting.getString("sagaId")));
+        JsonPath graded = awaitStatus(paper.paperId(), "GRADED");
+        assertEquals(2, graded.getInt("run"));
+        assertEquals(6.0, graded.getDouble("score"), 1e-9);
+        assertEquals("SUPERSEDED", Fixture.saga(oldSaga).getString("status"), "the marks did not wake the old run");
+        List<ArchiveRecord> records = archive.forPaper(paper.paperId());
+        assertEquals(1, records.size(), "only the current run is archived");
+        assertEquals(2, records.get(0).run());
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/sagas/" + oldSaga + "/retry").then().statusCode(409)
+                .body("code", equalTo("SAGA_NOT_RETRYABLE"));
+    }
+
     private void sql(String statement, String payload, long seq) throws Exception {
         try (Connection c = dataSource.getConnection(); PreparedStatement update = c.prepareStatement(statement)) {
             update.setString(1, payload);

@@ -104,6 +104,38 @@ class SagaFailureTest {
     }
 
     @Test
+    void aSagaThatNeedsReviewIsReRunByAnOperatorAndItsResultSupersedesByAnAppendedRecord() throws Exception {
+        String examId = Fixture.exam(EXAM, 1);
+        Submitted paper = Fixture.paper(examId, Map.of("q1", "4", "q2", true));
+        // a conflicting RESULT record for run 1 makes the first run compensate: NEEDS_REVIEW
+        archive.append(paper.paperId(), "RESULT", 1, Fixture.MAPPER.createObjectNode().put("forged", true));
+        Fixture.publish(redis, paper);
+        JsonPath review = awaitStatus(paper.paperId(), "NEEDS_REVIEW");
+        String oldSaga = review.getString("sagaId");
+        awaitSaga(paper.paperId(), "COMPENSATED");
+        ArchiveStore.ArchiveRecord blocking = archive.forPaper(paper.paperId()).get(0);
+
+        String newSaga = given().auth().oauth2(TestTokens.operator("op-dave")).post("/api/v1/sagas/" + oldSaga + "/retry")
+                .then().statusCode(202).body("run", equalTo(2)).body("paperId", equalTo(paper.paperId()))
+                .extract().path("sagaId");
+        assertTrue(!oldSaga.equals(newSaga), "a re-run is a new saga");
+        JsonPath graded = awaitStatus(paper.paperId(), "GRADED");
+        assertEquals(2, graded.getInt("run"));
+        assertEquals(3.0, graded.getDouble("score"), 1e-9);
+
+        List<ArchiveStore.ArchiveRecord> records = archive.forPaper(paper.paperId());
+        assertEquals(2, records.size(), "one record appended; the old one stays");
+        assertEquals(blocking, records.get(0));
+        assertEquals(blocking.seq(), Fixture.MAPPER.readTree(records.get(1).payload()).path("supersedes").asLong());
+        assertTrue(Fixture.saga(oldSaga).getList("history.event").contains("OPERATOR_RERUN"));
+        // the old run is no longer the paper's newest: it cannot be re-run again
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/sagas/" + oldSaga + "/retry").then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("SAGA_SUPERSEDED"));
+        assertEquals(1, countRows("SELECT count(*) FROM exam_grading.audit_log WHERE saga_id::text = ? AND actor = 'op-dave' "
+                + "AND action = 'SAGA_RETRY'", oldSaga));
+    }
+
+    @Test
     void aTransientFailureIsRetriedThenSucceeds() {
         String examId = Fixture.exam(EXAM, 1);
         // two in-call retries (Fault Tolerance) fail, so the saga's own retry takes over once
