@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,12 @@ import org.junit.jupiter.api.Test;
 class LiveMetricNamesTest {
 
     private static final Map<String, Set<String>> LIVE = new TreeMap<>();
+    /** Label names each live metric's series carry (over all services). */
+    private static final Map<String, Set<String>> LIVE_LABELS = new TreeMap<>();
+    /** Labels the scrape adds (ServiceMonitor / Prometheus), not the service. */
+    private static final Set<String> TARGET_LABELS = Set.of("namespace", "service", "pod", "job", "instance", "endpoint", "container");
+    private static final Pattern SELECTOR = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*\\{([^}]*)}");
+    private static final Pattern MATCHER = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"");
 
     @BeforeAll
     static void trafficThenScrape() {
@@ -31,7 +39,9 @@ class LiveMetricNamesTest {
         JsonNode result = LiveSuite.smallExam(operator, null);
         System.out.println("live metric names: drove one exam, result " + result);
         for (String service : LiveSuite.SERVICES) {
-            LIVE.put(service, LiveSuite.exportedNames(service));
+            Map<String, Set<String>> labels = LiveSuite.exportedLabels(service);
+            LIVE.put(service, labels.keySet());
+            labels.forEach((name, l) -> LIVE_LABELS.computeIfAbsent(name, n -> new TreeSet<>()).addAll(l));
         }
     }
 
@@ -105,6 +115,33 @@ class LiveMetricNamesTest {
         System.out.println("live metric names: " + exprs.size() + " expressions read " + checked.size()
                 + " exported names, all checked against /q/metrics of 8081–8084: " + checked);
         assertEquals(Map.of(), missing, "metrics read by a query (→ where) that no running service exports on /q/metrics");
+    }
+
+    /**
+     * A selector that matches on a label the metric does not carry selects nothing, silently: every
+     * label matched in a selector of a live metric (other than those the scrape adds) is on its series.
+     */
+    @Test
+    void everyLabelASelectorMatchesIsOnTheLiveSeries() {
+        Map<String, Set<String>> wrong = new TreeMap<>();
+        renderedExpressions().forEach((where, expr) -> {
+            Matcher selector = SELECTOR.matcher(expr);
+            while (selector.find()) {
+                Set<String> labels = LIVE_LABELS.get(selector.group(1));
+                if (labels == null) {
+                    continue; // recorded series, or missing: the test above names it
+                }
+                Matcher matcher = MATCHER.matcher(selector.group(2));
+                while (matcher.find()) {
+                    String label = matcher.group(1);
+                    if (!TARGET_LABELS.contains(label) && !labels.contains(label)) {
+                        wrong.computeIfAbsent(selector.group(1) + " has no label '" + label + "' (has " + labels + ")",
+                                k -> new TreeSet<>()).add(where);
+                    }
+                }
+            }
+        });
+        assertEquals(Map.of(), wrong, "selectors matching on labels the live series do not carry (→ where)");
     }
 
     /** monitoring/exported-metrics.txt (what MetricNamesTest checks the queries against) is true of the live services. */

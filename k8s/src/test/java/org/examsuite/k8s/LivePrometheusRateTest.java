@@ -198,7 +198,7 @@ class LivePrometheusRateTest {
         K8sDir.write(K8sDir.WORK.resolve("live/rate-report.txt"), report + "\n");
         assertTrue(statuses.getOrDefault(200, new AtomicLong()).get() >= 0.99 * answered.size(),
                 "the load should be answered 200 (a check of the rate, not of errors): " + statuses);
-        assertTrue(measured > 0.5 * RATE, "the generator reached only " + measured + " req/s of " + RATE + ": machine too busy?");
+        assertTrue(measured > 0.25 * RATE, "the generator reached only " + measured + " req/s of " + RATE + ": machine too busy?");
         assertEquals(Map.of(), new TreeMap<>(errors), "transport errors make the generator's count unreliable: " + report);
         assertTrue(error <= 0.10, report);
     }

@@ -209,11 +209,17 @@ final class LiveSuite {
 
     /** The metric names (no labels) a service's /q/metrics exports now. */
     static Set<String> exportedNames(String service) {
+        return exportedLabels(service).keySet();
+    }
+
+    /** The metric names a service's /q/metrics exports now, each with the label names its series carry. */
+    static Map<String, Set<String>> exportedLabels(String service) {
         HttpResponse<String> response = get(base(service) + "/q/metrics", null, Map.of("Accept", "text/plain"));
         if (response.statusCode() != 200) {
             throw new AssertionError(service + " /q/metrics answered " + response.statusCode());
         }
-        Set<String> names = new TreeSet<>();
+        Map<String, Set<String>> names = new java.util.TreeMap<>();
+        java.util.regex.Pattern label = java.util.regex.Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"(?:\\\\.|[^\"\\\\])*\"");
         for (String line : response.body().split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
@@ -222,7 +228,13 @@ final class LiveSuite {
             while (end < line.length() && line.charAt(end) != '{' && line.charAt(end) != ' ') {
                 end++;
             }
-            names.add(line.substring(0, end));
+            Set<String> labels = names.computeIfAbsent(line.substring(0, end), n -> new TreeSet<>());
+            if (end < line.length() && line.charAt(end) == '{') {
+                java.util.regex.Matcher m = label.matcher(line.substring(end, line.lastIndexOf('}') + 1));
+                while (m.find()) {
+                    labels.add(m.group(1));
+                }
+            }
         }
         return names;
     }
