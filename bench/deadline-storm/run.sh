@@ -46,8 +46,14 @@ for module in answer-service submission-service; do
   fi
 done
 
+# Token keys are RSA (RS256); the paper key is Ed25519 as ./exam generates it
+# (PAPER_KEY_TYPE=rsa for an RSA-2048 paper key, which the service still takes).
 for kind in candidate operator service paper; do
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  if [ "$kind" = paper ] && [ "${PAPER_KEY_TYPE:-ed25519}" = ed25519 ]; then
+    openssl genpkey -algorithm ED25519 -out "$WORK/$kind.key" 2>/dev/null
+  else
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  fi
   openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
 done
 pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
@@ -78,7 +84,26 @@ start_service() { # module port
   PIDS+=($!)
 }
 start_service answer-service "$ANSWER_PORT"
+ANSWER_PID=$!
 start_service submission-service "$SUBMISSION_PORT"
+SUBMISSION_PID=$!
+
+# CPU time (user + system, ms) of a process; for PostgreSQL every postgres process plus what the
+# postmaster reaped from ended backends (cutime/cstime). PostgreSQL and Redis are shared with
+# whatever else runs on the machine: their figures are upper bounds on a busy machine.
+TICK="$(getconf CLK_TCK)"
+cpu_ms() { awk -v t="$TICK" '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); printf "%d", (f[12] + f[13]) * 1000 / t }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+pg_cpu_ms() {
+  local total=0 pid master
+  master="$(pgrep -o -u postgres -x postgres || true)"
+  for pid in $(pgrep -u postgres -x postgres); do total=$((total + $(cpu_ms "$pid"))); done
+  if [ -n "$master" ]; then
+    total=$((total + $(awk -v t="$TICK" '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); printf "%d", (f[14] + f[15]) * 1000 / t }' "/proc/$master/stat")))
+  fi
+  echo "$total"
+}
+redis_cpu_ms() { local pid; pid="$(pgrep -o -x redis-server || true)"; [ -n "$pid" ] && cpu_ms "$pid" || echo 0; }
+cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
 for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
   for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
@@ -91,15 +116,17 @@ done
   echo "# Deadline storm — $STAMP"
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Window ${WINDOW} s; double clicks ${DOUBLE_CLICK:-0.10}, second devices ${SECOND_DEVICE:-0.05}; driver on the same machine."
+  echo "Window ${WINDOW} s; double clicks ${DOUBLE_CLICK:-0.10}, second devices ${SECOND_DEVICE:-0.05}; driver on the same machine; paper key ${PAPER_KEY_TYPE:-ed25519}."
 } >"$OUT"
 
 for n in $SESSIONS; do
   # Seeds published session state + tokens the way session-service would (shared with bench/autosave).
   java "$ROOT/bench/autosave/Seed.java" "$n" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions-$n.txt"
   java "$HERE/Storm.java" drafts "$WORK/sessions-$n.txt" "http://127.0.0.1:$ANSWER_PORT"
+  read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(cpu_snapshot)"
   java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
     "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
+  read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(cpu_snapshot)"
   exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
   db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
     "SELECT count(*) || ' papers, ' || count(DISTINCT session_id) || ' sessions' FROM exam_submission.papers WHERE exam_id = '$exam_id'")"
@@ -125,6 +152,11 @@ for n in $SESSIONS; do
     cat "$WORK/storm-$n.md"
     echo "| PostgreSQL (unique per session) | $db_check |"
     echo "| outbox (drained ${drained_after:-not within 120 s}) | $outbox |"
+    # CPU per paper during the storm (the relay runs in it too); machine = every core's busy time in ticks.
+    awk -v n="$n" -v s="$((cpu_sub1 - cpu_sub0))" -v a="$((cpu_ans1 - cpu_ans0))" -v p="$((cpu_pg1 - cpu_pg0))" \
+        -v r="$((cpu_redis1 - cpu_redis0))" -v m="$(( (cpu_all1 - cpu_all0) * 1000 / TICK ))" 'BEGIN {
+      printf "| CPU ms per paper: submission-service / answer-service / PostgreSQL (all) / Redis (shared) | %.2f / %.2f / %.2f / %.2f |\n", s / n, a / n, p / n, r / n
+      printf "| CPU s during the storm: submission / answer / PostgreSQL / Redis / whole machine | %.1f / %.1f / %.1f / %.1f / %.1f |\n", s / 1000, a / 1000, p / 1000, r / 1000, m / 1000 }'
   } >>"$OUT"
 done
 grep -h "ERROR" "$WORK/submission-service.log" | head -5 >>"$OUT" || true

@@ -91,7 +91,7 @@ public class Bench {
         System.out.println("stubs on " + port);
     }
 
-    /** A paper as submission-service signs it: digest over canonical JSON (sorted keys, no spaces), RSA signature. */
+    /** A paper as submission-service signs it: digest over canonical JSON (sorted keys, no spaces), signature by the key's type. */
     static byte[] signedPaper(String paperId, String examId, PrivateKey key) {
         Map<String, Object> paper = new TreeMap<>();
         paper.put("paperId", paperId);
@@ -112,11 +112,12 @@ public class Bench {
         try {
             String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                     .digest(canonical(paper).getBytes(StandardCharsets.UTF_8)));
-            Signature rsa = Signature.getInstance("SHA256withRSA");
-            rsa.initSign(key);
-            rsa.update(digest.getBytes(StandardCharsets.UTF_8));
+            // The paper key's type picks the algorithm, as in submission-service: RSA or Ed25519.
+            Signature signer = Signature.getInstance(key.getAlgorithm().equals("RSA") ? "SHA256withRSA" : "Ed25519");
+            signer.initSign(key);
+            signer.update(digest.getBytes(StandardCharsets.UTF_8));
             paper.put("digest", digest);
-            paper.put("signature", Base64.getEncoder().encodeToString(rsa.sign()));
+            paper.put("signature", Base64.getEncoder().encodeToString(signer.sign()));
             return canonical(paper).getBytes(StandardCharsets.UTF_8);
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -236,6 +237,11 @@ public class Bench {
 
     static PrivateKey privateKey(String file) throws Exception {
         String pem = Files.readString(Path.of(file)).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-        return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem));
+        try {
+            return KeyFactory.getInstance("RSA").generatePrivate(spec);
+        } catch (java.security.spec.InvalidKeySpecException e) {
+            return KeyFactory.getInstance("Ed25519").generatePrivate(spec); // an Ed25519 paper key
+        }
     }
 }

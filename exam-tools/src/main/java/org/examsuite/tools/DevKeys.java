@@ -7,10 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.examsuite.common.auth.Pem;
 
@@ -18,11 +24,16 @@ import org.examsuite.common.auth.Pem;
  * The local suite's dev key pairs, one per purpose of DESIGN.md §4 (and the paper and archive
  * signatures), generated at first use into {@code .exam/keys/} and never committed.
  * Files: {@code <name>.private.pem} (PKCS#8, owner-only) and {@code <name>.public.pem} (X.509).
+ * Token keys are RSA (RS256); the paper key is Ed25519 for new installs (a paper is signed per
+ * submission, and Ed25519 signs faster than RSA-2048); an existing RSA paper pair is kept —
+ * submission-service and grading-saga take either, by the key's type.
  */
 public final class DevKeys {
     /** candidate: session-service signs candidate tokens; operator: {@code ./exam token operator};
      *  service: {@code /internal} tokens; paper: submission-service signs papers; archive: the archive head. */
     public static final List<String> NAMES = List.of("candidate", "operator", "service", "paper", "archive");
+    /** The pairs generated as Ed25519 rather than RSA. */
+    static final List<String> ED25519 = List.of("paper");
 
     private final Path dir;
 
@@ -36,7 +47,7 @@ public final class DevKeys {
         List<String> generated = new ArrayList<>();
         for (String name : NAMES) {
             if (!isComplete(name)) {
-                write(name, Pem.generateRsa());
+                write(name, ED25519.contains(name) ? generateEd25519() : Pem.generateRsa());
                 generated.add(name);
             }
         }
@@ -51,21 +62,55 @@ public final class DevKeys {
         return dir.resolve(name + ".public.pem");
     }
 
+    /** The pair's private key: RSA or Ed25519. */
     public PrivateKey privateKey(String name) throws IOException {
-        return Pem.privateKey(Files.readString(privateFile(name), StandardCharsets.US_ASCII));
+        byte[] der = der(Files.readString(privateFile(name), StandardCharsets.US_ASCII));
+        for (String type : KEY_TYPES) {
+            try {
+                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // not this type
+            }
+        }
+        throw new IllegalStateException("not a PKCS#8 RSA or Ed25519 private key: " + privateFile(name));
     }
 
+    /** The pair's public key: RSA or Ed25519. */
     public PublicKey publicKey(String name) throws IOException {
-        return Pem.publicKey(Files.readString(publicFile(name), StandardCharsets.US_ASCII));
+        byte[] der = der(Files.readString(publicFile(name), StandardCharsets.US_ASCII));
+        for (String type : KEY_TYPES) {
+            try {
+                return KeyFactory.getInstance(type).generatePublic(new X509EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // not this type
+            }
+        }
+        throw new IllegalStateException("not an X.509 RSA or Ed25519 public key: " + publicFile(name));
+    }
+
+    private static final String[] KEY_TYPES = {"RSA", "Ed25519"};
+
+    private static byte[] der(String pem) {
+        try {
+            return Base64.getDecoder().decode(Pem.body(pem));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("not PEM", e);
+        }
+    }
+
+    static KeyPair generateEd25519() {
+        try {
+            return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private boolean isComplete(String name) {
         // A pair whose halves do not parse (an interrupted write, a hand edit) is regenerated whole,
         // so the two halves always belong together.
         try {
-            privateKey(name);
-            publicKey(name);
-            return true;
+            return privateKey(name).getAlgorithm().equals(publicKey(name).getAlgorithm());
         } catch (IOException | IllegalStateException e) {
             return false;
         }

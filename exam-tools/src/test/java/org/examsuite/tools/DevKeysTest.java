@@ -72,13 +72,38 @@ class DevKeysTest {
         }
     }
 
+    @Test
+    void thePaperKeyIsEd25519AndTheTokenKeysRsa() throws Exception {
+        DevKeys keys = new DevKeys(dir);
+        keys.ensure();
+
+        assertEquals("EdDSA", keys.privateKey("paper").getAlgorithm());
+        assertEquals("EdDSA", keys.publicKey("paper").getAlgorithm());
+        for (String name : List.of("candidate", "operator", "service", "archive")) {
+            assertEquals("RSA", keys.privateKey(name).getAlgorithm(), name);
+        }
+    }
+
+    @Test
+    void keepsAnExistingRsaPaperKey() throws Exception {
+        DevKeys keys = new DevKeys(dir);
+        keys.ensure();
+        java.security.KeyPair rsa = org.examsuite.common.auth.Pem.generateRsa();
+        Files.writeString(keys.privateFile("paper"), org.examsuite.common.auth.Pem.encodePrivate(rsa.getPrivate()));
+        Files.writeString(keys.publicFile("paper"), org.examsuite.common.auth.Pem.encodePublic(rsa.getPublic()));
+
+        assertEquals(List.of(), keys.ensure());
+        assertEquals("RSA", keys.privateKey("paper").getAlgorithm());
+    }
+
     static boolean halvesBelongTogether(DevKeys keys, String name) throws Exception {
         byte[] message = "exam".getBytes(StandardCharsets.UTF_8);
-        Signature signer = Signature.getInstance("SHA256withRSA");
+        String algorithm = keys.privateKey(name).getAlgorithm().equals("RSA") ? "SHA256withRSA" : "Ed25519";
+        Signature signer = Signature.getInstance(algorithm);
         signer.initSign(keys.privateKey(name));
         signer.update(message);
         byte[] signature = signer.sign();
-        Signature verifier = Signature.getInstance("SHA256withRSA");
+        Signature verifier = Signature.getInstance(algorithm);
         verifier.initVerify(keys.publicKey(name));
         verifier.update(message);
         return verifier.verify(signature);

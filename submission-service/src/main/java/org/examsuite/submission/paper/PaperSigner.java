@@ -3,46 +3,89 @@ package org.examsuite.submission.paper;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.Key;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Pem;
 
 /**
  * Digest and signature of a paper (docs/ARCHITECTURE.md): {@code digest} = lowercase hex
- * SHA-256 of the canonical document; {@code signature} = base64 RSASSA-PKCS1-v1_5 SHA-256 over
- * the UTF-8 bytes of the digest, with submission-service's own paper key
- * ({@code EXAM_PAPER_PRIVATE_KEY}), which no other service holds.
+ * SHA-256 of the canonical document; {@code signature} = base64 signature over the UTF-8 bytes
+ * of the digest, with submission-service's own paper key ({@code EXAM_PAPER_PRIVATE_KEY}),
+ * which no other service holds. The algorithm is the one the key's type implies: an Ed25519
+ * key (what {@code ./exam} generates) signs Ed25519, an RSA key SHA256withRSA
+ * (RSASSA-PKCS1-v1_5) — so keys can move from RSA to Ed25519 without a flag day; grading-saga
+ * verifies either by its public key's type. The key is read at first use, not at class init.
  */
 @ApplicationScoped
 public class PaperSigner {
     @ConfigProperty(name = "exam.paper.signing.private-key")
     String privateKeyPem;
 
-    private volatile PrivateKey key;
+    private volatile SigningKey key;
+
+    /** A private key and the signature algorithm its type implies. */
+    record SigningKey(PrivateKey key, String algorithm) {
+    }
 
     public String digest(String canonicalDocument) {
         return Canonical.sha256Hex(canonicalDocument);
     }
 
     public String sign(String digest) {
+        SigningKey signing = key();
         try {
-            Signature rsa = Signature.getInstance("SHA256withRSA");
-            rsa.initSign(key());
-            rsa.update(digest.getBytes(StandardCharsets.UTF_8));
-            return Base64.getEncoder().encodeToString(rsa.sign());
+            Signature signer = Signature.getInstance(signing.algorithm());
+            signer.initSign(signing.key());
+            signer.update(digest.getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(signer.sign());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("could not sign a paper", e);
         }
     }
 
-    private PrivateKey key() {
-        PrivateKey current = key;
+    /** The JCA signature algorithm for this key's type: SHA256withRSA or Ed25519. */
+    public String algorithm() {
+        return key().algorithm();
+    }
+
+    private SigningKey key() {
+        SigningKey current = key;
         if (current == null) {
-            current = Pem.privateKey(privateKeyPem);
+            PrivateKey parsed = privateKey(privateKeyPem);
+            current = new SigningKey(parsed, signatureAlgorithm(parsed));
             key = current;
         }
         return current;
+    }
+
+    /** A PKCS#8 PEM private key, RSA or Ed25519 (headers and line breaks optional). */
+    static PrivateKey privateKey(String pem) {
+        byte[] der;
+        try {
+            der = Base64.getDecoder().decode(Pem.body(pem));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the paper key is not PEM", e);
+        }
+        for (String type : new String[] {"RSA", "Ed25519"}) {
+            try {
+                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // not this type: try the next
+            }
+        }
+        throw new IllegalStateException("the paper key is neither a PKCS#8 RSA nor an Ed25519 private key");
+    }
+
+    static String signatureAlgorithm(Key key) {
+        return switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EdDSA", "Ed25519" -> "Ed25519";
+            default -> throw new IllegalStateException("no paper signature for " + key.getAlgorithm() + " keys");
+        };
     }
 }
