@@ -21,6 +21,11 @@ public final class DraftKeys {
         return "ans:{" + sessionId + "}:draft";
     }
 
+    /** The questions whose last write PostgreSQL may not have yet (autosave.lua, read.lua, persisted.lua). */
+    public static String pending(String sessionId) {
+        return "ans:{" + sessionId + "}:pending";
+    }
+
     public static String sessionState(String sessionId) {
         return "ses:{" + sessionId + "}:state";
     }

@@ -46,7 +46,8 @@ public class DraftStore {
             args.add(change.questionId());
             args.add(change.json());
         }
-        return scripts.runThen(AUTOSAVE, List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId)), args,
+        return scripts.runThen(AUTOSAVE,
+                List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId), DraftKeys.pending(sessionId)), args,
                 WriteBehindQueue.markDirty(sessionId, nowMs))
                 .map(DraftStore::outcome);
     }
@@ -58,7 +59,8 @@ public class DraftStore {
      */
     public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
         io.vertx.redis.client.Request script = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EVALSHA)
-                .arg(AUTOSAVE.sha()).arg(2).arg(DraftKeys.sessionState(sessionId)).arg(DraftKeys.draft(sessionId))
+                .arg(AUTOSAVE.sha()).arg(3).arg(DraftKeys.sessionState(sessionId)).arg(DraftKeys.draft(sessionId))
+                .arg(DraftKeys.pending(sessionId))
                 .arg(nowMs).arg(epoch).arg(version);
         for (Change change : changes) {
             script.arg(change.questionId()).arg(change.json());
@@ -96,7 +98,7 @@ public class DraftStore {
 
     /** The draft with only the answers written since PostgreSQL last confirmed; null when none. */
     public Uni<Draft> readUnpersisted(String sessionId) {
-        return scripts.run(READ, List.of(DraftKeys.draft(sessionId)), List.of("unpersisted"))
+        return scripts.run(READ, List.of(DraftKeys.draft(sessionId), DraftKeys.pending(sessionId)), List.of("unpersisted"))
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
     }
 
@@ -106,7 +108,7 @@ public class DraftStore {
      */
     public Uni<List<Draft>> readUnpersisted(List<String> sessionIds) {
         List<ScriptCall> calls = new ArrayList<>(sessionIds.size());
-        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(DraftKeys.draft(id)), List.of("unpersisted"))));
+        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(DraftKeys.draft(id), DraftKeys.pending(id)), List.of("unpersisted"))));
         return scripts.runEach(READ, calls).map(replies -> {
             List<Draft> drafts = new ArrayList<>(replies.size());
             for (int i = 0; i < replies.size(); i++) {
@@ -134,19 +136,19 @@ public class DraftStore {
             args.add(answer.questionId());
             args.add(new StampedAnswer(answer.questionId(), answer.epoch(), answer.version(), 0, answer.json()).encode());
         }
-        return scripts.run(RESTORE, List.of(DraftKeys.draft(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
+        return scripts.run(RESTORE, List.of(DraftKeys.draft(draft.sessionId()), DraftKeys.pending(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
     }
 
     /** Records that PostgreSQL holds the draft up to its revision {@code rev} (of that generation). */
     public Uni<Void> markPersisted(Draft flushed) {
-        return scripts.run(PERSISTED, List.of(DraftKeys.draft(flushed.sessionId())),
+        return scripts.run(PERSISTED, List.of(DraftKeys.draft(flushed.sessionId()), DraftKeys.pending(flushed.sessionId())),
                 List.of(Long.toString(flushed.rev()), Long.toString(flushed.generation()))).replaceWithVoid();
     }
 
     /** {@link #markPersisted(Draft)} of many drafts in one pipelined round trip. */
     public Uni<Void> markPersisted(List<Draft> flushed) {
         List<ScriptCall> calls = new ArrayList<>(flushed.size());
-        flushed.forEach(d -> calls.add(new ScriptCall(List.of(DraftKeys.draft(d.sessionId())),
+        flushed.forEach(d -> calls.add(new ScriptCall(List.of(DraftKeys.draft(d.sessionId()), DraftKeys.pending(d.sessionId())),
                 List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
         return scripts.runEach(PERSISTED, calls).replaceWithVoid();
     }

@@ -1,6 +1,8 @@
 -- Delta autosave: one atomic step per request (DESIGN.md §3.3).
 -- KEYS[1] ses:{<sessionId>}:state  (published by session-service, read-only here)
--- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, exam, sealed, a:<questionId>)
+-- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, a:<questionId>)
+-- KEYS[3] ans:{<sessionId>}:pending (hash: questionId -> rev of its last write not yet known to be in
+--         PostgreSQL, so the write-behind reads only those answers; see read.lua, persisted.lua)
 -- ARGV[1] now (epoch ms)  ARGV[2] device epoch  ARGV[3] version
 -- ARGV[4..] questionId, JSON value (pairs)
 -- An answer field holds "<epoch>:<version>:<rev>:<json>". Versions stay strings when
@@ -9,7 +11,7 @@ local state = redis.call('HMGET', KEYS[1], 'epoch', 'deadline', 'graceMs', 'stat
 if not state[1] then
   return {'NO_STATE'}
 end
-local meta = redis.call('HMGET', KEYS[2], 'gen', 'ver', 'sealed', 'rev')
+local meta = redis.call('HMGET', KEYS[2], 'gen', 'ver', 'sealed', 'rev', 'pset')
 if not meta[1] then
   return {'NO_DRAFT'}
 end
@@ -43,12 +45,18 @@ for i = 4, #ARGV, 2 do
   end
   if newer then
     redis.call('HSET', KEYS[2], field, ARGV[2] .. ':' .. ARGV[3] .. ':' .. rev .. ':' .. ARGV[i + 1])
+    redis.call('HSET', KEYS[3], ARGV[i], rev)
     applied[#applied + 1] = ARGV[i]
   end
 end
 local ver = meta[2] or '0'
 if #applied > 0 then
   redis.call('HSET', KEYS[2], 'rev', rev)
+  if not meta[5] then
+    -- pset: the first revision recorded in the pending hash; revisions before it (a draft
+    -- written by an older release) are found by read.lua's full scan
+    redis.call('HSET', KEYS[2], 'pset', rev)
+  end
   if version > tonumber(ver) then
     ver = ARGV[3]
     redis.call('HSET', KEYS[2], 'ver', ver)

@@ -54,6 +54,8 @@ class WriteBehindTest {
     @Inject
     Pool pool;
     @Inject
+    io.quarkus.redis.datasource.RedisDataSource redis;
+    @Inject
     Clock clock;
     @ConfigProperty(name = "exam.answer.write-behind.lease")
     Duration lease;
@@ -183,6 +185,27 @@ class WriteBehindTest {
         assertEquals(Set.of(), after.get(0).answers().keySet());
         assertEquals(Set.of(), after.get(1).answers().keySet());
         assertFalse(fixtures.draftInRedis(lost)); // marking never recreates a lost draft
+    }
+
+    @Test
+    void onlyPendingAnswersAreReadAndADraftFromBeforeThePendingHashIsReadWhole() {
+        pauseWriteBehind();
+        TestSession s = fixtures.session();
+        s.patch(change(1, "q4", "\"a\"")).statusCode(200);
+        s.patch(change(2, "q6", "\"b\"")).statusCode(200);
+        Draft first = store.readUnpersisted(s.sessionId()).await().indefinitely();
+        assertEquals(Set.of("q4", "q6"), first.answers().keySet());
+        store.markPersisted(first).await().indefinitely();
+        s.patch(change(3, "q6", "\"c\"")).statusCode(200);
+        assertEquals(Set.of("q6"), store.readUnpersisted(s.sessionId()).await().indefinitely().answers().keySet());
+        // As an older release left a draft: answers written, no pending hash and no 'pset'.
+        redis.key().del("ans:{" + s.sessionId() + "}:pending");
+        redis.hash(String.class).hdel("ans:{" + s.sessionId() + "}:draft", "pset");
+        s.patch(change(4, "q1", "\"4\"")).statusCode(200);
+        Draft whole = store.readUnpersisted(s.sessionId()).await().indefinitely();
+        assertEquals(Set.of("q6", "q1"), whole.answers().keySet());
+        store.markPersisted(whole).await().indefinitely();
+        assertEquals(Set.of(), store.readUnpersisted(s.sessionId()).await().indefinitely().answers().keySet());
     }
 
     @Test

@@ -56,6 +56,7 @@ public class Fixtures {
         redis.hash(String.class).hset(key, state(session, epoch, deadlineMs, graceMs, status));
         created.add(key);
         created.add("ans:{" + session.sessionId() + "}:draft");
+        created.add("ans:{" + session.sessionId() + "}:pending");
     }
 
     /** Stages the state for the session-service stub to publish when asked (and only then). */
@@ -65,6 +66,7 @@ public class Fixtures {
         created.add(key);
         created.add("ses:{" + session.sessionId() + "}:state");
         created.add("ans:{" + session.sessionId() + "}:draft");
+        created.add("ans:{" + session.sessionId() + "}:pending");
     }
 
     public void stageQuestionsForRepublish(String examId) {
@@ -86,7 +88,7 @@ public class Fixtures {
 
     /** What a Redis restart without persistence does to this session: its draft is gone. */
     public void loseDraft(TestSession session) {
-        redis.key().del("ans:{" + session.sessionId() + "}:draft");
+        redis.key().del("ans:{" + session.sessionId() + "}:draft", "ans:{" + session.sessionId() + "}:pending");
     }
 
     public boolean draftInRedis(TestSession session) {
