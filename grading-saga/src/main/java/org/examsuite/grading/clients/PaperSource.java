@@ -8,14 +8,12 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /** Papers from submission-service, and the confirmation that grading started; transient failures are retried. */
 @ApplicationScoped
 public class PaperSource {
     @Inject
-    @RestClient
-    SubmissionServiceClient client;
+    SubmissionHttp client;
 
     /** The paper as raw JSON text (its digest is recomputed over it). */
     @Retry(maxRetries = 2, delay = 200, jitter = 100, retryOn = {RemoteFailure.Transient.class, TimeoutException.class},
@@ -23,11 +21,7 @@ public class PaperSource {
     @ExponentialBackoff(maxDelay = 2, maxDelayUnit = ChronoUnit.SECONDS)
     @Timeout(5000)
     public String paper(String paperId) {
-        try {
-            return client.paper(paperId);
-        } catch (RuntimeException e) {
-            throw RemoteFailure.of("submission-service GET paper", e);
-        }
+        return client.paper(paperId);
     }
 
     /**
@@ -40,10 +34,6 @@ public class PaperSource {
     @ExponentialBackoff(maxDelay = 2, maxDelayUnit = ChronoUnit.SECONDS)
     @Timeout(5000)
     public void gradingStarted(String paperId) {
-        try {
-            client.gradingStarted(paperId);
-        } catch (RuntimeException e) {
-            throw RemoteFailure.of("submission-service grading-started", e);
-        }
+        client.gradingStarted(paperId);
     }
 }

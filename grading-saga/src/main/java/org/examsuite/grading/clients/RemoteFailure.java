@@ -32,17 +32,26 @@ public class RemoteFailure extends RuntimeException {
 
     public static RemoteFailure of(String what, RuntimeException e) {
         if (e instanceof WebApplicationException web) {
-            int status = web.getResponse() == null ? 0 : web.getResponse().getStatus();
-            String message = what + " answered HTTP " + status;
-            if (status >= 500 || status == 429 || status == 408 || status == 409) {
-                return new Transient(message, status);
-            }
-            return new Permanent(message, status);
+            return ofStatus(what, web.getResponse() == null ? 0 : web.getResponse().getStatus());
         }
         if (e instanceof ProcessingException) {
             return new Transient(what + " unreachable: " + rootMessage(e), 0);
         }
         return new Transient(what + " failed: " + rootMessage(e), 0);
+    }
+
+    /** An answer with a status that is not 2xx. */
+    public static RemoteFailure ofStatus(String what, int status) {
+        String message = what + " answered HTTP " + status;
+        if (status >= 500 || status == 429 || status == 408 || status == 409) {
+            return new Transient(message, status);
+        }
+        return new Permanent(message, status);
+    }
+
+    /** No answer at all (refused, reset, timed out): worth retrying. */
+    public static RemoteFailure unreachable(String what, Throwable e) {
+        return new Transient(what + " unreachable: " + rootMessage(e), 0);
     }
 
     public boolean isTransient() {
