@@ -2,7 +2,6 @@ package org.examsuite.submission.paper;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -20,17 +19,16 @@ import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.submission.answer.SealedDraft;
 import org.examsuite.submission.answer.Sealer;
 import org.examsuite.submission.outbox.OutboxRelay;
-import org.examsuite.submission.redis.Keys;
 import org.examsuite.submission.session.SessionState;
-import org.examsuite.submission.submit.FinalSheet;
 import org.jboss.logging.Logger;
 
 /**
  * Makes sure a session has its one paper, whoever asks (a candidate's submit, the
  * auto-submit, a force-submit): if it exists it is returned; otherwise the request that takes
- * the session's lock seals the draft, merges it per question by stamp with every kept final
- * sheet, signs and stores the paper with its outbox rows in one transaction. Requests that
- * find the lock taken wait (bounded) for that paper instead of doing the work twice.
+ * the session's lock seals the draft, closes and reads the kept final sheets, merges them per
+ * question by stamp, signs and stores the paper with its outbox rows in one statement.
+ * Requests that find the lock taken wait (bounded) for that paper instead of doing the work
+ * twice. The Redis side of each step is one round trip ({@link SubmitGate}).
  */
 @ApplicationScoped
 public class PaperMaker {
@@ -40,6 +38,8 @@ public class PaperMaker {
     PaperStore papers;
     @Inject
     SheetStore sheets;
+    @Inject
+    SubmitGate gate;
     @Inject
     SessionLock lock;
     @Inject
@@ -51,67 +51,48 @@ public class PaperMaker {
     @Inject
     StreamTracing tracing;
     @Inject
-    RedisDataSource redis;
-    @Inject
     ObjectMapper json;
     @Inject
     Clock clock;
     @ConfigProperty(name = "exam.submission.max-wait", defaultValue = "PT10S")
     Duration maxWait;
-    @ConfigProperty(name = "exam.submission.paper-cache", defaultValue = "PT48H")
-    Duration paperCache;
 
     /** The paper and whether this call stored it. */
     public record Outcome(Paper paper, boolean created) {
     }
 
-    /** The session's paper if it has one (Redis first, PostgreSQL behind it). */
-    public Paper existing(String sessionId) {
-        String cached = redis.value(String.class).get(Keys.paper(sessionId));
-        if (cached != null) {
-            Paper paper = papers.findById(UUID.fromString(cached));
-            if (paper != null) {
-                return paper;
-            }
-        }
-        return papers.findBySession(sessionId);
-    }
-
+    /** The auto-submit and force-submit: no Idempotency-Key, no sheet of their own. */
     public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor) {
-        return ensure(session, candidateId, submittedBy, actor, false, null);
-    }
-
-    /** A final sheet that its request could not keep yet (the sheets were closed): kept as soon as they open. */
-    public record PendingSheet(long epoch, FinalSheet sheet, long receivedAtMs) {
+        return proceed(session, candidateId, submittedBy, actor, null, null, null, 201);
     }
 
     /**
-     * {@code justChecked}: the caller found no paper a moment ago, so the first look is skipped.
-     * {@code pending}: the request's own sheet that {@link SheetStore#keep} refused because a build
-     * had closed the sheets — normally that build's paper is the answer; but when that build
-     * fails or dies, the sheet is kept once the sheets open again (or by this request, if it
-     * becomes the builder), before the next build closes them.
+     * Goes on from {@code step} ({@link SubmitGate#begin}'s BUILD or WAIT; null: look first).
+     * {@code claim}: the request's Idempotency-Key claim, which ends with the paper's response
+     * stored for replay ({@code createdStatus} when this call stores the paper, else 200).
+     * {@code pending}: the request's own sheet that was refused because a build had closed the
+     * sheets — normally that build's paper is the answer; but when that build fails or dies, the
+     * sheet is kept once the sheets open again (or by this request, if it becomes the builder),
+     * before the next build closes them.
      */
-    public Outcome ensure(SessionState session, String candidateId, String submittedBy, String actor, boolean justChecked,
-            PendingSheet pending) {
+    public Outcome proceed(SessionState session, String candidateId, String submittedBy, String actor,
+            SubmitGate.Claim claim, SubmitGate.Sheet pending, SubmitGate.Step step, int createdStatus) {
+        String sessionId = session.sessionId();
         long giveUpAt = System.nanoTime() + maxWait.toNanos();
         long pauseMillis = 20;
-        boolean look = !justChecked;
+        SubmitGate.Step current = step != null ? step : gate.poll(sessionId, claim, pending);
         while (true) {
-            Paper paper = look ? existing(session.sessionId()) : null;
-            look = true;
-            if (paper != null) {
-                return new Outcome(paper, false);
+            switch (current.outcome()) {
+                case PAPER:
+                    return new Outcome(stored(sessionId, current.paperId()), false);
+                case BUILD:
+                    return build(session, candidateId, submittedBy, actor, current.lockToken(), claim, createdStatus);
+                case WAIT:
+                    break;
+                default:
+                    throw new IllegalStateException("unexpected step " + current.outcome());
             }
-            String token = lock.tryAcquire(session.sessionId());
-            if (token != null) {
-                try {
-                    return make(session, candidateId, submittedBy, actor, token, pending);
-                } finally {
-                    lock.release(session.sessionId(), token);
-                }
-            }
-            if (pending != null && keep(session.sessionId(), pending) == SheetStore.Kept.KEPT) {
+            if (pending != null && current.kept() == SheetStore.Kept.KEPT) {
                 pending = null;
             }
             if (System.nanoTime() > giveUpAt) {
@@ -121,40 +102,73 @@ public class PaperMaker {
             // Waiting for the lock holder's paper: a short, growing pause on this worker thread.
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
             pauseMillis = Math.min(pauseMillis * 2, 250);
+            current = gate.poll(sessionId, claim, pending);
         }
     }
 
-    private SheetStore.Kept keep(String sessionId, PendingSheet pending) {
-        return sheets.keep(sessionId, pending.epoch(), pending.sheet(), pending.receivedAtMs());
+    /** The paper Redis named as stored, read from PostgreSQL (the only place papers live). */
+    public Paper stored(String sessionId, String paperId) {
+        Paper paper = papers.findById(UUID.fromString(paperId));
+        if (paper == null || !paper.sessionId().equals(sessionId)) {
+            // Redis names a paper PostgreSQL does not have: never answer from it.
+            throw ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
+        }
+        return paper;
     }
 
-    private Outcome make(SessionState session, String candidateId, String submittedBy, String actor, String token,
-            PendingSheet pending) {
-        Paper existing = papers.findBySession(session.sessionId());
-        if (existing != null) {
-            return new Outcome(existing, false);
+    private Outcome build(SessionState session, String candidateId, String submittedBy, String actor, String token,
+            SubmitGate.Claim claim, int createdStatus) {
+        String sessionId = session.sessionId();
+        boolean finished = false;
+        try {
+            // Redis said no paper; PostgreSQL has the last word (a cache Redis lost).
+            Paper existing = papers.findBySession(sessionId);
+            if (existing != null) {
+                finished = finish(existing, token, claim, 200);
+                return new Outcome(existing, false);
+            }
+            SealedDraft draft = seal(sessionId);
+            // Close and read the kept sheets after the seal (which closes autosave), in one atomic
+            // step against keeping: every sheet kept until this moment is in the paper, and every
+            // later one is refused — its request answers with this paper.
+            Map<String, StampedValue> kept = sheets.close(sessionId, token);
+            if (kept == null) {
+                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                        "The session's paper is still being stored; retry to get it.", 1);
+            }
+            Instant submittedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+            Paper paper = assemble(session, candidateId, submittedBy, submittedAt, draft, kept);
+            if (!papers.insert(paper, submittedAt, actor, tracing.currentContext())) {
+                LOG.infof("session %s already had a paper (unique constraint): returning it", sessionId);
+                Paper winner = papers.findBySession(sessionId);
+                finished = finish(winner, token, claim, 200);
+                return new Outcome(winner, false);
+            }
+            finished = finish(paper, token, claim, createdStatus);
+            relay.kick();
+            return new Outcome(paper, true);
+        } finally {
+            if (!finished) {
+                // No paper stored by this build (or its bookkeeping failed): release the lock
+                // and open the sheets again for whoever builds next.
+                try {
+                    lock.release(sessionId, token);
+                } catch (RuntimeException e) {
+                    LOG.warnf("could not release the lock of %s (it expires): %s", sessionId, e.toString());
+                }
+            }
         }
-        if (pending != null) {
-            // Taking the lock opened the sheets a dead build had closed: this request's own sheet first.
-            keep(session.sessionId(), pending);
+    }
+
+    /** True when the bookkeeping is done; a failure is logged — the paper is committed either way. */
+    private boolean finish(Paper paper, String token, SubmitGate.Claim claim, int status) {
+        try {
+            gate.finish(paper.sessionId(), paper.paperId().toString(), token, claim, status);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warnf("paper %s stored, but Redis bookkeeping failed: %s", paper.paperId(), e.toString());
+            return false;
         }
-        SealedDraft draft = seal(session.sessionId());
-        // Close and read the kept sheets after the seal (which closes autosave), in one atomic
-        // step against keep: every sheet kept until this moment is in the paper, and every
-        // later one is refused — its request answers with this paper.
-        Map<String, StampedValue> kept = sheets.close(session.sessionId(), token);
-        if (kept == null) {
-            throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
-                    "The session's paper is still being stored; retry to get it.", 1);
-        }
-        Instant submittedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Paper paper = assemble(session, candidateId, submittedBy, submittedAt, draft, kept);
-        if (!papers.insert(paper, submittedAt, actor, tracing.currentContext())) {
-            LOG.infof("session %s already had a paper (unique constraint): returning it", session.sessionId());
-            return new Outcome(papers.findBySession(session.sessionId()), false);
-        }
-        afterCommit(paper);
-        return new Outcome(paper, true);
     }
 
     private SealedDraft seal(String sessionId) {
@@ -209,16 +223,5 @@ public class PaperMaker {
         String digest = signer.digest(canonical);
         return new Paper(paperId, session.sessionId(), session.examId(), candidateId, submittedBy, canonical, digest,
                 signer.sign(digest));
-    }
-
-    private void afterCommit(Paper paper) {
-        try {
-            redis.value(String.class).psetex(Keys.paper(paper.sessionId()), paperCache.toMillis(), paper.paperId().toString());
-            sheets.forget(paper.sessionId());
-        } catch (RuntimeException e) {
-            // The paper is committed: the cache and the kept sheet are conveniences only.
-            LOG.warnf("paper %s stored, but Redis bookkeeping failed: %s", paper.paperId(), e.toString());
-        }
-        relay.kick();
     }
 }

@@ -12,12 +12,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * Papers in PostgreSQL. A paper and its outbox rows are written in ONE transaction; there is
+ * Papers in PostgreSQL. A paper and its outbox rows are written in ONE statement (one transaction); there is
  * no update path (and a trigger refuses one). The unique constraint on {@code session_id}
  * decides any race that got past the lock: the loser reads the winner's paper.
  */
@@ -29,23 +28,18 @@ public class PaperStore {
     @Inject
     Pool pool;
 
-    /** Stores the paper with its outbox rows; false when the session already had a paper. */
+    /**
+     * Stores the paper with its outbox rows; false when the session already had a paper. One
+     * statement (a data-modifying CTE), so one round trip and one implicit transaction: the
+     * paper and both rows commit together or not at all.
+     */
     public boolean insert(Paper paper, Instant submittedAt, String actor, Map<String, String> trace) {
         OffsetDateTime at = OffsetDateTime.ofInstant(submittedAt, ZoneOffset.UTC);
         Tuple row = Tuple.from(Arrays.asList(paper.paperId(), paper.sessionId(), paper.examId(), paper.candidateId(),
-                paper.submittedBy(), at, actor, paper.document(), paper.digest(), paper.signature()));
-        String traceparent = trace.get("traceparent");
-        String tracestate = trace.get("tracestate");
+                paper.submittedBy(), at, actor, paper.document(), paper.digest(), paper.signature(),
+                trace.get("traceparent"), trace.get("tracestate")));
         try {
-            pool.withTransaction(conn -> conn.preparedQuery("INSERT INTO papers (paper_id, session_id, exam_id, candidate_id, "
-                    + "submitted_by, submitted_at, actor, document, digest, signature) "
-                    + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)").execute(row)
-                    .chain(() -> conn.preparedQuery("INSERT INTO outbox (kind, paper_id, session_id, exam_id, traceparent, "
-                            + "tracestate, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-                            .executeBatch(List.of(
-                                    outboxRow("PAPER_PUBLISH", paper, traceparent, tracestate, at),
-                                    outboxRow("SESSION_SUBMITTED", paper, traceparent, tracestate, at)))))
-                    .await().atMost(TIMEOUT);
+            pool.preparedQuery(INSERT).execute(row).await().atMost(TIMEOUT);
             return true;
         } catch (PgException e) {
             if ("23505".equals(e.getSqlState())) {
@@ -55,9 +49,12 @@ public class PaperStore {
         }
     }
 
-    private static Tuple outboxRow(String kind, Paper paper, String traceparent, String tracestate, OffsetDateTime at) {
-        return Tuple.from(Arrays.asList(kind, paper.paperId(), paper.sessionId(), paper.examId(), traceparent, tracestate, at));
-    }
+    private static final String INSERT = "WITH paper AS (INSERT INTO papers (paper_id, session_id, exam_id, candidate_id, "
+            + "submitted_by, submitted_at, actor, document, digest, signature) "
+            + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING paper_id, session_id, exam_id, submitted_at) "
+            + "INSERT INTO outbox (kind, paper_id, session_id, exam_id, traceparent, tracestate, next_attempt_at) "
+            + "SELECT kinds.kind, paper.paper_id, paper.session_id, paper.exam_id, $11, $12, paper.submitted_at "
+            + "FROM paper CROSS JOIN (VALUES ('PAPER_PUBLISH'), ('SESSION_SUBMITTED')) AS kinds (kind)";
 
     public Paper findBySession(String sessionId) {
         return first(pool.preparedQuery("SELECT " + COLUMNS + " FROM papers WHERE session_id = $1")

@@ -36,9 +36,12 @@ public final class Keys {
         return "sub:{" + sessionId + "}:paper";
     }
 
-    /** An idempotency record, scoped to the candidate (exam + candidate id) that sent the key. */
-    public static String idempotency(String examId, String candidateId, String key) {
+    /**
+     * An idempotency record, scoped to the session and the candidate (exam + candidate id) that
+     * sent the key; in the session's hash slot, so one script reads it with the session's keys.
+     */
+    public static String idempotency(String sessionId, String examId, String candidateId, String key) {
         String owner = Canonical.sha256Hex(examId + '\n' + candidateId).substring(0, 32);
-        return "sub:{idem:" + owner + "}:" + Canonical.sha256Hex(key);
+        return "sub:{" + sessionId + "}:idem:" + owner + ":" + Canonical.sha256Hex(key);
     }
 }

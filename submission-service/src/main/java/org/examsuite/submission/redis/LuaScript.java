@@ -6,20 +6,30 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A Lua script kept as a resource beside the store that runs it, loaded into Redis once
- * (SCRIPT LOAD) and run by its SHA (EVALSHA); loaded again when Redis answers NOSCRIPT
- * (after a restart or a SCRIPT FLUSH). Every key it touches shares one hash tag.
+ * A Lua script kept as a resource beside the store that runs it, run by its SHA-1 (EVALSHA),
+ * which is computed here from the source — so there is no load step for concurrent first
+ * callers to race on. When Redis does not know the script yet (first use, a restart, a SCRIPT
+ * FLUSH) it answers NOSCRIPT and the call is repeated once with EVAL, which also caches the
+ * script in Redis. Every key a script touches shares one hash tag.
  */
 public final class LuaScript {
     private final String source;
-    private volatile String sha;
+    private final String sha;
 
     private LuaScript(String source) {
         this.source = source;
+        try {
+            this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Reads {@code name} from the package of {@code owner} (e.g. the store class). */
@@ -35,29 +45,19 @@ public final class LuaScript {
     }
 
     public Response run(RedisDataSource redis, List<String> keys, List<String> args) {
-        String current = sha;
-        if (current == null) {
-            current = load(redis);
-        }
         try {
-            return redis.execute("EVALSHA", command(current, keys, args));
+            return redis.execute("EVALSHA", command(sha, keys, args));
         } catch (RuntimeException e) {
             if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
                 throw e;
             }
-            return redis.execute("EVALSHA", command(load(redis), keys, args));
+            return redis.execute("EVAL", command(source, keys, args));
         }
     }
 
-    private String load(RedisDataSource redis) {
-        String loaded = redis.execute("SCRIPT", "LOAD", source).toString();
-        sha = loaded;
-        return loaded;
-    }
-
-    private static String[] command(String sha, List<String> keys, List<String> args) {
+    private static String[] command(String script, List<String> keys, List<String> args) {
         List<String> all = new ArrayList<>(2 + keys.size() + args.size());
-        all.add(sha);
+        all.add(script);
         all.add(Integer.toString(keys.size()));
         all.addAll(keys);
         all.addAll(args);

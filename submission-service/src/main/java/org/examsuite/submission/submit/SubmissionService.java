@@ -5,15 +5,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.paper.Canonical;
 import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperMaker;
-import org.examsuite.submission.paper.PaperStore;
 import org.examsuite.submission.paper.SheetStore;
+import org.examsuite.submission.paper.SubmitGate;
 import org.examsuite.submission.session.ExamQuestions;
 import org.examsuite.submission.session.SessionFacts;
 import org.examsuite.submission.session.SessionState;
@@ -46,9 +45,9 @@ public class SubmissionService {
     @Inject
     IdempotencyStore idempotency;
     @Inject
-    PaperMaker maker;
+    SubmitGate gate;
     @Inject
-    PaperStore papers;
+    PaperMaker maker;
     @Inject
     SheetStore sheets;
     @Inject
@@ -135,54 +134,42 @@ public class SubmissionService {
 
     private Reply decideAdmitted(String key, FinalSheet sheet, SessionState session, String candidateId, long epoch,
             Instant receivedAt) {
-        IdempotencyStore.Lookup lookup = idempotency.begin(session.examId(), candidateId, key,
-                Canonical.sha256Hex(sheet.canonicalBody()));
-        if (lookup.outcome() == IdempotencyStore.Outcome.REPLAY) {
-            Paper paper = papers.findById(UUID.fromString(lookup.paperId()));
-            if (paper == null) {
-                // A record naming a paper PostgreSQL does not have: never answer from it.
-                throw ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
-            }
-            return new Reply(lookup.status(), paper, true);
-        }
-        IdempotencyStore.Claim claim = lookup.claim();
-        try {
-            Paper existing = maker.existing(session.sessionId());
-            if (existing != null) {
-                if (claim != null) {
-                    idempotency.complete(claim, 200, existing.paperId().toString());
-                    claim = null;
-                }
-                return new Reply(200, existing, false);
-            }
-            if (lookup.outcome() == IdempotencyStore.Outcome.DIFFERENT) {
+        String sessionId = session.sessionId();
+        SubmitGate.Claim claim = gate.claimFor(sessionId, session.examId(), candidateId, key);
+        boolean inTime = session.acceptsSheetAt(receivedAt);
+        boolean takenOver = epoch < session.epoch();
+        // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
+        SubmitGate.Sheet own = inTime && !takenOver ? new SubmitGate.Sheet(epoch, sheet, receivedAt.toEpochMilli()) : null;
+        // One round trip: replay, stored paper, key reuse, in flight, takeover, claim, keep, lock.
+        SubmitGate.Step step = gate.begin(sessionId, claim, Canonical.sha256Hex(sheet.canonicalBody()), takenOver, own);
+        switch (step.outcome()) {
+            case REPLAY:
+                return new Reply(step.status(), maker.stored(sessionId, step.paperId()), true);
+            case PAPER:
+                return new Reply(200, maker.stored(sessionId, step.paperId()), false);
+            case DIFFERENT:
                 throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED",
                         "This Idempotency-Key was used with another body; use a new key for a new request.");
-            }
-            if (lookup.outcome() == IdempotencyStore.Outcome.IN_FLIGHT) {
+            case IN_FLIGHT:
                 throw ApiException.retryLater(409, "REQUEST_IN_PROGRESS",
                         "A request with this Idempotency-Key is still being worked; retry shortly.", 1);
-            }
-            if (epoch < session.epoch()) {
+            case TAKEN_OVER:
                 throw ApiException.conflict("SESSION_TAKEN_OVER", "The session continues on a newer device.");
-            }
-            boolean inTime = session.acceptsSheetAt(receivedAt);
-            PaperMaker.PendingSheet pending = null;
-            if (inTime && sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli()) != SheetStore.Kept.KEPT) {
-                // A build has closed the sheets (or stored the paper): its paper is the answer.
-                pending = new PaperMaker.PendingSheet(epoch, sheet, receivedAt.toEpochMilli());
-            }
-            // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
+            default:
+                break;
+        }
+        boolean completed = false;
+        try {
+            // A build has closed the sheets: its paper is the answer (unless it fails: see proceed).
+            SubmitGate.Sheet pending = own != null && step.kept() == SheetStore.Kept.CLOSED ? own : null;
             PaperMaker.Outcome made = inTime
-                    ? maker.ensure(session, candidateId, "CANDIDATE", candidateId, true, pending)
-                    : maker.ensure(session, candidateId, "AUTO", "late-submit", true, null);
-            int status = made.created() && inTime ? 201 : 200;
-            idempotency.complete(claim, status, made.paper().paperId().toString());
-            claim = null;
-            return new Reply(status, made.paper(), false);
+                    ? maker.proceed(session, candidateId, "CANDIDATE", candidateId, claim, pending, step, 201)
+                    : maker.proceed(session, candidateId, "AUTO", "late-submit", claim, null, step, 200);
+            completed = true;
+            return new Reply(made.created() && inTime ? 201 : 200, made.paper(), false);
         } finally {
-            if (claim != null) {
-                // Not a final response (5xx, 409, 429 or a failure): the key is free for the retry.
+            if (!completed) {
+                // Not a final response (5xx or a failure): the key is free for the retry.
                 idempotency.abandon(claim);
             }
         }

@@ -45,9 +45,17 @@ class SheetClosingTest extends SubmissionTestBase {
     @Inject
     SessionLock lock;
     @Inject
+    SubmitGate gate;
+    @Inject
     Admission admission;
     @Inject
     ObjectMapper json;
+
+    /** Takes the session's lock as a build does (the auto-submit's step): its token, or null. */
+    private String takeLock(Session s) {
+        SubmitGate.Step step = gate.poll(s.id(), null, null);
+        return step.outcome() == SubmitGate.Outcome.BUILD ? step.lockToken() : null;
+    }
 
     private FinalSheet finalSheet(Session s, Object... questionValueVersion) {
         return FinalSheet.parse(json, sheet(s.id(), questionValueVersion), LIMITS);
@@ -58,7 +66,7 @@ class SheetClosingTest extends SubmissionTestBase {
         Session s = session();
         long now = clock.millis();
         assertEquals(SheetStore.Kept.KEPT, sheets.keep(s.id(), 1, finalSheet(s, "q1", "\"before\"", 1), now));
-        String token = lock.tryAcquire(s.id());
+        String token = takeLock(s);
         assertNotNull(token);
 
         Map<String, StampedValue> read = sheets.close(s.id(), token);
@@ -79,12 +87,12 @@ class SheetClosingTest extends SubmissionTestBase {
     void aBuildThatDiedClosedTheSheetsUntilTheNextBuilderTakesTheLock() {
         Session s = session();
         long now = clock.millis();
-        String dead = lock.tryAcquire(s.id());
+        String dead = takeLock(s);
         assertNotNull(sheets.close(s.id(), dead));
         redis.key().del(Keys.lock(s.id()));   // its lock expired: the builder is gone
         assertEquals(SheetStore.Kept.CLOSED, sheets.keep(s.id(), 1, finalSheet(s, "q1", "\"x\"", 1), now));
         // Only the lock holder closes the sheets: the dead build's token no longer does.
-        String next = lock.tryAcquire(s.id());
+        String next = takeLock(s);
         assertNotNull(next);
         assertEquals(null, sheets.close(s.id(), dead));
         assertEquals(SheetStore.Kept.KEPT, sheets.keep(s.id(), 1, finalSheet(s, "q1", "\"x\"", 1), now));

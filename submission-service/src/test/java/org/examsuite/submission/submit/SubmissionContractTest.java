@@ -68,7 +68,7 @@ class SubmissionContractTest extends SubmissionTestBase {
         }
         assertEquals(1, paperCount(s));
         // Kept at least 24 hours, scoped to the candidate.
-        long ttl = redis.key().pttl(Keys.idempotency(s.examId(), s.candidateId(), "k-1"));
+        long ttl = redis.key().pttl(Keys.idempotency(s.id(), s.examId(), s.candidateId(), "k-1"));
         assertTrue(ttl > Duration.ofHours(24).toMillis(), "kept " + ttl + " ms");
         Session other = session();
         submit(other, "k-1", sheet(other.id(), "q1", "\"4\"", 3)).statusCode(201)

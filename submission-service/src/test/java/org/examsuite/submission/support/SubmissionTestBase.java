@@ -111,7 +111,7 @@ public abstract class SubmissionTestBase {
             redis.key().del(Keys.sessionState(session.id()), Keys.lock(session.id()), Keys.sheet(session.id()),
                     Keys.paper(session.id()));
             // The idempotency records of this test's candidate (random ids: nobody else's).
-            String scope = Keys.idempotency(session.examId(), session.candidateId(), "x");
+            String scope = Keys.idempotency(session.id(), session.examId(), session.candidateId(), "x");
             redis.key().keys(scope.substring(0, scope.lastIndexOf(':') + 1) + "*").forEach(k -> redis.key().del(k));
             // Stop the relay from publishing this test's papers in later runs.
             pool.preparedQuery("UPDATE outbox SET done_at = now() WHERE session_id = $1 AND done_at IS NULL")
