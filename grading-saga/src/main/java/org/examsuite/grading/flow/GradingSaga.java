@@ -23,7 +23,8 @@ import org.examsuite.grading.steps.ValidateStep;
  *   step       does                                           compensation
  *   grade      marks the paper against the exam's keys;       voids the provisional marks
  *              parks until an operator marks the essays
- *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only)
+ *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only: its start
+ *                                                             is logged with its end, no own transaction)
  *   archive    appends the result to the hash chain; GRADED   appends a RETRACTION record
  * </pre>
  *
@@ -60,7 +61,7 @@ public class GradingSaga {
     SagaDefinition definition() {
         return SagaDefinition.named(NAME)
                 .step("grade", grade)
-                .step("validate", validate)
+                .readOnlyStep("validate", validate)
                 .step("archive", archive)
                 .retry(new RetryPolicy(maxAttempts, initialBackoff, maxBackoff))
                 .outcomes(new ResultOutcomes())

@@ -12,7 +12,13 @@ import java.util.List;
  */
 public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPolicy, Outcomes outcomes) {
 
-    public record Step(String name, SagaStep action) {
+    /**
+     * {@code readOnly}: the step writes nothing outside the saga's data and is quick (it may
+     * call other services). Its start is then not recorded in a transaction of its own: start
+     * and end go into the step log together with the next step's start (a crash in between
+     * only runs it again). A failure records the start first, so retries are counted as usual.
+     */
+    public record Step(String name, SagaStep action, boolean readOnly) {
     }
 
     /**
@@ -51,7 +57,13 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         }
 
         public Builder step(String stepName, SagaStep action) {
-            steps.add(new Step(stepName, action));
+            steps.add(new Step(stepName, action, false));
+            return this;
+        }
+
+        /** A read-only step (see {@link Step}); it cannot park the saga. */
+        public Builder readOnlyStep(String stepName, SagaStep action) {
+            steps.add(new Step(stepName, action, true));
             return this;
         }
 

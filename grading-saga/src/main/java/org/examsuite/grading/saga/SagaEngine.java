@@ -264,8 +264,12 @@ public class SagaEngine {
     private boolean forward(Run run, StepState step) {
         SagaDefinition.Step definition = run.definition.step(step.position);
         SagaContext context = run.context;
-        store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
-        run.unrecorded = null;
+        // a read-only step's start is recorded with its end (unless it fails: see beginLate)
+        boolean deferred = definition.readOnly();
+        if (!deferred) {
+            store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
+            run.unrecorded = null;
+        }
         step.attempts++;
         step.status = "RUNNING";
         Timer.Sample sample = Timer.start(registry);
@@ -274,18 +278,22 @@ public class SagaEngine {
         try (Scope ignored = span.makeCurrent()) {
             StepOutcome outcome = definition.action().execute(context);
             if (outcome == StepOutcome.WAIT) {
+                if (deferred) {
+                    throw new IllegalStateException("read-only step " + step.name + " cannot park the saga");
+                }
                 store.park(run.id(), run.owner, step.position, step.name, json(context.data()), context.drainStepWrites(),
                         c -> run.definition.outcomes().waiting(c, context, step.name));
                 return false;
             }
             step.status = "DONE";
             run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false,
-                    context.drainStepWrites());
+                    context.drainStepWrites(), !deferred, deferred ? run.unrecorded : null);
             return true;
         } catch (SagaStore.LeaseLost e) {
             throw e;
         } catch (StepFailure failure) {
             span.setStatus(StatusCode.ERROR, failure.getMessage());
+            beginLate(run, step, deferred);
             if (failure.isPermanent()) {
                 store.failForward(run.id(), run.owner, step.position, step.name, failure.getMessage());
                 step.status = "FAILED";
@@ -297,10 +305,19 @@ public class SagaEngine {
         } catch (RuntimeException unexpected) {
             span.setStatus(StatusCode.ERROR, unexpected.toString());
             LOG.warnf("saga %s step %s: %s", run.id(), step.name, unexpected.toString());
+            beginLate(run, step, deferred);
             return retryOrFail(run, step, step.attempts, false, unexpected.toString());
         } finally {
             span.end();
             sample.stop(stepTimer(step.name));
+        }
+    }
+
+    /** A read-only step failed before its start was recorded: record it now (and what finished before it), as usual. */
+    private void beginLate(Run run, StepState step, boolean deferred) {
+        if (deferred && "RUNNING".equals(step.status)) {
+            store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
+            run.unrecorded = null;
         }
     }
 

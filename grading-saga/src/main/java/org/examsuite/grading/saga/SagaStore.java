@@ -181,8 +181,16 @@ public class SagaStore {
     /**
      * A step (or compensation) that finished but is not recorded yet: the engine records it
      * with its next write, together with the step's own {@code writes} (see SagaContext).
+     * A read-only step is not recorded as started before it runs ({@code begun} false): its
+     * start and end are recorded together, after {@code before} — the step that finished just
+     * before it, also still unrecorded.
      */
-    public record Completed(int position, String step, String data, boolean compensation, List<TxHook> writes) {
+    public record Completed(int position, String step, String data, boolean compensation, List<TxHook> writes, boolean begun,
+            Completed before) {
+        public Completed(int position, String step, String data, boolean compensation, List<TxHook> writes) {
+            this(position, step, data, compensation, writes, true, null);
+        }
+
         public Completed(int position, String step, String data, boolean compensation) {
             this(position, step, data, compensation, List.of());
         }
@@ -215,26 +223,46 @@ public class SagaStore {
                     ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
                     : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
                             + "WHERE saga_id = ? AND position = ?");
-            histories(c, sagaId, priorEvent(prior), new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null});
+            histories(c, sagaId, events(prior, new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null}));
             return null;
         });
     }
 
     /** The step log's part of recording a finished step (its data goes with the saga row's update). */
     private static void recordStep(Connection c, UUID sagaId, Completed prior) throws SQLException {
-        if (prior != null) {
-            for (TxHook write : prior.writes()) {
-                write.run(c);
-            }
-            setStep(c, sagaId, prior.position(), prior.compensation()
-                    ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
-                            + "WHERE saga_id = ? AND position = ?"
-                    : "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?");
+        if (prior == null) {
+            return;
         }
+        recordStep(c, sagaId, prior.before());
+        for (TxHook write : prior.writes()) {
+            write.run(c);
+        }
+        setStep(c, sagaId, prior.position(), prior.compensation()
+                ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
+                        + "WHERE saga_id = ? AND position = ?"
+                : prior.begun()
+                        ? "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
+                        : "UPDATE saga_step SET status = 'DONE', attempts = attempts + 1, started_at = now(), finished_at = now(), "
+                                + "last_error = NULL WHERE saga_id = ? AND position = ?");
     }
 
-    private static String[] priorEvent(Completed prior) {
-        return prior == null ? null : new String[] {prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null};
+    /** The history rows of the unrecorded steps, oldest first, then {@code more}. */
+    private static String[][] events(Completed prior, String[]... more) {
+        List<String[]> events = new ArrayList<>();
+        priorEvents(prior, events);
+        events.addAll(List.of(more));
+        return events.toArray(String[][]::new);
+    }
+
+    private static void priorEvents(Completed prior, List<String[]> events) {
+        if (prior == null) {
+            return;
+        }
+        priorEvents(prior.before(), events);
+        if (!prior.begun()) {
+            events.add(new String[] {"STEP_STARTED", prior.step(), null});
+        }
+        events.add(new String[] {prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null});
     }
 
     private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
@@ -243,7 +271,7 @@ public class SagaStore {
         }
         recordStep(c, sagaId, prior);
         setData(c, sagaId, prior.data());
-        histories(c, sagaId, priorEvent(prior));
+        histories(c, sagaId, events(prior));
     }
 
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
@@ -339,7 +367,7 @@ public class SagaStore {
                     update.executeUpdate();
                 }
             }
-            histories(c, sagaId, priorEvent(prior), new String[] {status, step, truncate(detail)});
+            histories(c, sagaId, events(prior, new String[] {status, step, truncate(detail)}));
             hook.run(c);
             return null;
         });

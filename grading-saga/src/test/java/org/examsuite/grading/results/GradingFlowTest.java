@@ -67,6 +67,12 @@ class GradingFlowTest {
         JsonPath saga = awaitSaga(paper.paperId(), "COMPLETED");
         assertEquals(List.of("DONE", "DONE", "DONE"), saga.getList("steps.status"));
         assertEquals(List.of("grade", "validate", "archive"), saga.getList("steps.step"));
+        // validate is read-only: its start is logged together with its end, and counted like any other
+        assertEquals(List.of(1, 1, 1), saga.getList("steps.attempts"));
+        assertNotNull(saga.getString("steps[1].startedAt"));
+        assertEquals(List.of("CREATED", "STEP_STARTED:grade", "STEP_DONE:grade", "STEP_STARTED:validate", "STEP_DONE:validate",
+                "STEP_STARTED:archive", "STEP_DONE:archive", "COMPLETED"),
+                saga.getList("history.collect { it.event + (it.step ? ':' + it.step : '') }"));
         assertEquals(1, StubServices.CONFIRMATIONS.get(paper.paperId()).get());
         assertTrue(StubServices.lastAuthorization.startsWith("Bearer "), "grading-started carries a service token");
     }
