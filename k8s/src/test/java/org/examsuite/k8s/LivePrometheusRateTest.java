@@ -186,13 +186,29 @@ class LivePrometheusRateTest {
         assertEquals(1, series.size(), "the ScaledObject query should return one series: " + reply);
         double prom = series.get(0).at("/value/1").asDouble();
         double error = Math.abs(prom - measured) / measured;
+
+        // autoscaling.mode=hpa: the Prometheus Adapter's metricsQuery as the adapter expands it for the
+        // pods of the Deployment (namespace + pod matchers, grouped by pod) gives the per-pod rate.
+        JsonNode adapter = Yaml.tree(K8sDir.read(K8sDir.ADAPTER_RULES)).at("/rules/0");
+        String pod = Chart.fullName(LOADED) + "-local";
+        String adapterQuery = adapter.path("metricsQuery").asText()
+                .replace("<<.Series>>", adapter.at("/name/matches").asText().replaceAll("[\\^$]", ""))
+                .replace("<<.LabelMatchers>>", "namespace=\"" + Chart.NAMESPACE + "\",pod=~\"" + pod + "\"")
+                .replace("<<.GroupBy>>", "pod");
+        JsonNode adapterSeries = api("/api/v1/query?query=" + URLEncoder.encode(adapterQuery, StandardCharsets.UTF_8)
+                + "&time=" + (evalAt / 1000.0)).at("/data/result");
+        assertEquals(1, adapterSeries.size(), "the adapter query should return one series (one pod): " + adapterSeries);
+        assertEquals(pod, adapterSeries.get(0).at("/metric/pod").asText());
+        double perPod = adapterSeries.get(0).at("/value/1").asDouble();
+        double adapterError = Math.abs(perPod - measured) / measured;
         String report = String.format(java.util.Locale.ROOT,
                 "live rate: %s GET /api/v1/sessions/{id} at a scheduled %d req/s for %d s; in the query's window "
                         + "[%d s, %d s] of the load the generator sent %d and got %d answers (%.2f req/s measured); "
                         + "Prometheus (scrape 1 s) evaluated the ScaledObject query %s to %.2f req/s: relative error %.2f %%. "
+                        + "The adapter rule's per-pod query %s gave %.2f req/s (error %.2f %%). "
                         + "Statuses %s, transport errors %s, ticks skipped (%d in flight) %d. KEDA (AverageValue, threshold %.0f per pod) would want %d pod(s) for this rate.",
                 LOADED, RATE, LOAD.toSeconds(), EVALUATE_AT.toSeconds() - 60, EVALUATE_AT.toSeconds(), sentInWindow, answeredInWindow,
-                measured, query, prom, 100 * error, new TreeMap<>(statuses), new TreeMap<>(errors), IN_FLIGHT, skipped.get(), threshold,
+                measured, query, prom, 100 * error, adapterQuery, perPod, 100 * adapterError, new TreeMap<>(statuses), new TreeMap<>(errors), IN_FLIGHT, skipped.get(), threshold,
                 (int) Math.max(1, Math.ceil(prom / threshold)));
         System.out.println(report);
         K8sDir.write(K8sDir.WORK.resolve("live/rate-report.txt"), report + "\n");
@@ -201,6 +217,7 @@ class LivePrometheusRateTest {
         assertTrue(measured > 0.25 * RATE, "the generator reached only " + measured + " req/s of " + RATE + ": machine too busy?");
         assertEquals(Map.of(), new TreeMap<>(errors), "transport errors make the generator's count unreliable: " + report);
         assertTrue(error <= 0.10, report);
+        assertTrue(adapterError <= 0.10, report);
     }
 
     /** The PrometheusRule's rules load into a real Prometheus and evaluate against the live series without error. */
@@ -229,6 +246,37 @@ class LivePrometheusRateTest {
         System.out.println("live rules: " + rules + " rules evaluated by Prometheus against the live series");
         assertTrue(rules > 0, "no rules loaded from " + K8sDir.RULES);
         assertEquals(Map.of(), broken, "rules that fail to evaluate");
+    }
+
+    /**
+     * Every dashboard query, with Grafana's variables as a user would pick them (the namespace, all
+     * services, $__rate_interval = 1m), runs in Prometheus against the live series without error.
+     */
+    @Test
+    void everyDashboardQueryRunsAgainstTheLiveSeries() throws Exception {
+        Map<String, String> failed = new TreeMap<>();
+        java.util.List<String> empty = new java.util.ArrayList<>();
+        int queries = 0;
+        for (Map.Entry<String, String> e : LiveMetricNamesTest.renderedExpressions().entrySet()) {
+            if (!e.getKey().startsWith("dashboard panel")) {
+                continue;
+            }
+            queries++;
+            String expr = e.getValue().replace("$__rate_interval", "1m").replace("${namespace}", Chart.NAMESPACE)
+                    .replace("$namespace", Chart.NAMESPACE).replace("${service}", ".*").replace("$service", ".*");
+            HttpResponse<String> response = LiveSuite.HTTP.send(HttpRequest.newBuilder(URI.create(prometheusUrl
+                    + "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode reply = LiveSuite.JSON.readTree(response.body());
+            if (response.statusCode() != 200 || !"success".equals(reply.path("status").asText())) {
+                failed.put(e.getKey(), reply.path("error").asText(response.body()));
+            } else if (reply.at("/data/result").isEmpty()) {
+                empty.add(e.getKey());
+            }
+        }
+        System.out.println("live dashboard: " + queries + " panel queries ran in Prometheus; empty now (no such event yet): " + empty);
+        assertTrue(queries > 0, "no dashboard panel queries");
+        assertEquals(Map.of(), failed, "dashboard queries Prometheus refuses");
     }
 
     static JsonNode api(String path) throws IOException, InterruptedException {
