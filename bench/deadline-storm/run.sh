@@ -105,11 +105,12 @@ pg_cpu_ms() {
 redis_cpu_ms() { local pid; pid="$(pgrep -o -x redis-server || true)"; [ -n "$pid" ] && cpu_ms "$pid" || echo 0; }
 cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
 for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
-  for _ in $(seq 1 120); do
+  # Up to 4 minutes: on a machine busy with builds a Quarkus start has taken over two.
+  for _ in $(seq 1 240); do
     curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
     sleep 1
   done
-  curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "service on $port not ready"; tail -40 "$WORK"/*.log; exit 1; }
+  curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "service on $port not ready"; tail -n 40 "$WORK"/*.log; exit 1; }
 done
 
 {

@@ -13,7 +13,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class Admission {
     private final Semaphore permits;
 
-    Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "96") int maxConcurrent) {
+    Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "32") int maxConcurrent) {
         this.permits = new Semaphore(maxConcurrent);
     }
 
