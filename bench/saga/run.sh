@@ -9,6 +9,7 @@
 #   PAPERS=100 WARMUP=50 bench/saga/run.sh           # a seconds-long smoke
 #   WORKERS=8 BATCH=200 bench/saga/run.sh            # other engine settings
 #   JFR_FILE=/tmp/saga.jfr bench/saga/run.sh         # a JFR recording (profile settings) of the measured round
+#   JAR=/tmp/old/grading-saga/target/quarkus-app/quarkus-run.jar bench/saga/run.sh   # another build (A/B)
 #
 # Measured: from the first stream entry's id (Redis server time, ms) to the last result made
 # GRADED (PostgreSQL time) — one clock, the same machine. Checked: every paper has exactly one
@@ -41,7 +42,8 @@ command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
 command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
 mkdir -p "$RESULTS"
 
-if [ ! -f "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" ]; then
+JAR="${JAR:-$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar}"
+if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl grading-saga -am package -DskipTests)
 fi
 
@@ -76,7 +78,7 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS:-} -jar "$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar" >"$WORK/grading-saga.log" 2>&1 &
+  java ${JAVA_OPTS:-} -jar "$JAR" >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
 for _ in $(seq 1 120); do
@@ -111,6 +113,8 @@ round() {
   gs_before="$(ticks "$GS_PID")"
   stub_before="$(ticks "$STUB_PID")"
   pg_ticks >"$WORK/pg-$name"
+  local xact_before
+  xact_before="$(sql "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = '$DB_NAME'")"
   if [ "$name" = measured ] && [ -n "${JFR_FILE:-}" ]; then
     jcmd "$GS_PID" JFR.start name=bench settings=profile filename="$JFR_FILE" >/dev/null
   fi
@@ -127,6 +131,10 @@ round() {
   if [ "$name" = measured ] && [ -n "${JFR_FILE:-}" ]; then
     jcmd "$GS_PID" JFR.stop name=bench >/dev/null
   fi
+  sleep 1 # PostgreSQL publishes its counters when a backend is idle (at most ~1 s late)
+  local xacts
+  xacts="$(sql "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = '$DB_NAME'" \
+    | awk -F'|' -v before="$xact_before" -v n="$count" '{ split(before, b, "|"); printf "%.1f / %.1f / %.1f", ($1 - b[1]) / n, ($2 - b[2]) / n, ($3 - b[3]) / n }')"
   local gs_cpu pg_cpu stub_cpu
   gs_cpu="$(awk -v a="$gs_before" -v b="$(ticks "$GS_PID")" -v t="$TICK" -v n="$count" 'BEGIN { printf "%.2f", (b - a) * 1000 / t / n }')"
   stub_cpu="$(awk -v a="$stub_before" -v b="$(ticks "$STUB_PID")" -v t="$TICK" -v n="$count" 'BEGIN { printf "%.2f", (b - a) * 1000 / t / n }')"
@@ -138,7 +146,7 @@ round() {
   records="$(sql "SELECT count(*) FROM exam_grading.archive_record WHERE kind = 'RESULT' AND paper_id LIKE '$prefix-%'")"
   seconds="$(awk -v a="$start_ms" -v b="$end_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')"
   rate="$(awk -v n="$graded" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }')"
-  echo "| $name | $count | $graded | $sagas | $records | $seconds | **$rate** | $gs_cpu | $pg_cpu | $stub_cpu |"
+  echo "| $name | $count | $graded | $sagas | $records | $seconds | **$rate** | $gs_cpu | $pg_cpu | $stub_cpu | $xacts |"
 }
 
 {
@@ -147,8 +155,8 @@ round() {
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "grading-saga: $WORKERS saga workers, stream batch $BATCH; stubs and PostgreSQL/Redis on the same machine."
   echo
-  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s | CPU ms/paper grading-saga | CPU ms/paper PostgreSQL (exam_bench backends) | CPU ms/paper stubs |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s | CPU ms/paper grading-saga | CPU ms/paper PostgreSQL (exam_bench backends) | CPU ms/paper stubs | per paper: transactions / rows inserted / rows updated (exam_bench, incl. the script's polling) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 if [ "$WARMUP" -gt 0 ]; then round warmup "$WARMUP" >>"$OUT"; fi
 round measured "$PAPERS" >>"$OUT"
