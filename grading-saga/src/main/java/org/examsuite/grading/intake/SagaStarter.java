@@ -2,9 +2,9 @@ package org.examsuite.grading.intake;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.flow.GradingSaga;
@@ -14,8 +14,8 @@ import org.examsuite.grading.saga.SagaEngine;
 import org.examsuite.grading.saga.SagaStore;
 
 /**
- * Makes the sagas of a batch of papers durable in one transaction: the saga, its step log
- * and a PENDING result. A paper that already has its first run is left alone (the unique
+ * Makes the sagas of a batch of papers durable in one transaction: the sagas, their step logs
+ * and PENDING results, five statements for the whole batch. A paper that already has its first run is left alone (the unique
  * (paper, run) constraint), so a duplicate or replayed message starts nothing.
  */
 @ApplicationScoped
@@ -37,20 +37,16 @@ public class SagaStarter {
     public int start(List<Start> starts) {
         SagaDefinition definition = engine.definition(GradingSaga.NAME);
         List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
+        List<SagaStore.NewSaga> batch = new ArrayList<>(starts.size());
+        for (Start start : starts) {
+            PaperEvent event = start.event();
+            batch.add(new SagaStore.NewSaga(UUID.randomUUID(), GradingSaga.NAME, event.paperId(), 1, event.examId(),
+                    event.sessionId(), "{}", start.trace().get("traceparent"), start.trace().get("tracestate"), steps));
+        }
         int created = db.inTransaction(c -> {
-            int count = 0;
-            for (Start start : starts) {
-                PaperEvent event = start.event();
-                UUID sagaId = UUID.randomUUID();
-                Optional<UUID> inserted = sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, event.paperId(), 1,
-                        event.examId(), event.sessionId(), "{}", start.trace().get("traceparent"),
-                        start.trace().get("tracestate"), steps));
-                if (inserted.isPresent()) {
-                    results.createPending(c, event.paperId(), 1, sagaId, event.examId(), event.sessionId());
-                    count++;
-                }
-            }
-            return count;
+            List<UUID> fresh = sagas.createAll(c, batch);
+            results.createPendingFor(c, fresh);
+            return fresh.size();
         });
         if (created > 0) {
             engine.nudge();

@@ -50,6 +50,19 @@ public class ResultStore {
         }
     }
 
+    /** A PENDING result for each of these (new) sagas, from the sagas' own rows: one statement. */
+    public void createPendingFor(Connection c, List<UUID> sagaIds) throws SQLException {
+        if (sagaIds.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, "
+                + "status) SELECT paper_id, run, saga_id, exam_id, session_id, 'PENDING' FROM saga WHERE saga_id = ANY (?) "
+                + "ON CONFLICT (paper_id, run) DO NOTHING")) {
+            insert.setArray(1, c.createArrayOf("uuid", sagaIds.toArray()));
+            insert.executeUpdate();
+        }
+    }
+
     /**
      * The grade step's provisional marks: stored, not shown (the status stays PENDING).
      * Written in the transaction that records the grade step (committed asynchronously like

@@ -84,6 +84,71 @@ public class SagaStore {
     }
 
     /**
+     * {@link #create} for many sagas in four statements (not four per saga): the sagas, their
+     * step logs and their CREATED history rows. Returns the ids of the sagas that are new; a
+     * paper that already has a saga for that run (or twice in the list) gets none.
+     */
+    public List<UUID> createAll(Connection c, List<NewSaga> sagas) throws SQLException {
+        if (sagas.isEmpty()) {
+            return List.of();
+        }
+        List<UUID> created = new ArrayList<>();
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
+                + "session_id, status, data, traceparent, tracestate) SELECT t.saga_id, t.definition, t.paper_id, t.run, "
+                + "t.exam_id, t.session_id, 'RUNNING', t.data::jsonb, t.traceparent, t.tracestate FROM unnest(?::uuid[], "
+                + "?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY "
+                + "AS t(saga_id, definition, paper_id, run, exam_id, session_id, data, traceparent, tracestate, n) "
+                + "ORDER BY t.n ON CONFLICT (paper_id, run) DO NOTHING RETURNING saga_id")) {
+            insert.setArray(1, c.createArrayOf("uuid", sagas.stream().map(NewSaga::sagaId).toArray()));
+            insert.setArray(2, c.createArrayOf("text", sagas.stream().map(NewSaga::definition).toArray()));
+            insert.setArray(3, c.createArrayOf("text", sagas.stream().map(NewSaga::paperId).toArray()));
+            insert.setArray(4, c.createArrayOf("int4", sagas.stream().map(NewSaga::run).toArray()));
+            insert.setArray(5, c.createArrayOf("text", sagas.stream().map(NewSaga::examId).toArray()));
+            insert.setArray(6, c.createArrayOf("text", sagas.stream().map(NewSaga::sessionId).toArray()));
+            insert.setArray(7, c.createArrayOf("text", sagas.stream().map(NewSaga::data).toArray()));
+            insert.setArray(8, c.createArrayOf("text", sagas.stream().map(NewSaga::traceparent).toArray()));
+            insert.setArray(9, c.createArrayOf("text", sagas.stream().map(NewSaga::tracestate).toArray()));
+            try (ResultSet rs = insert.executeQuery()) {
+                while (rs.next()) {
+                    created.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        if (created.isEmpty()) {
+            return created;
+        }
+        Map<UUID, NewSaga> byId = new HashMap<>();
+        sagas.forEach(saga -> byId.put(saga.sagaId(), saga));
+        List<UUID> stepSagas = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<String> details = new ArrayList<>();
+        for (UUID id : created) {
+            NewSaga saga = byId.get(id);
+            for (int i = 0; i < saga.steps().size(); i++) {
+                stepSagas.add(id);
+                positions.add(i);
+                names.add(saga.steps().get(i));
+            }
+            details.add("run " + saga.run());
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_step (saga_id, position, step) "
+                + "SELECT * FROM unnest(?::uuid[], ?::int[], ?::text[])")) {
+            insert.setArray(1, c.createArrayOf("uuid", stepSagas.toArray()));
+            insert.setArray(2, c.createArrayOf("int4", positions.toArray()));
+            insert.setArray(3, c.createArrayOf("text", names.toArray()));
+            insert.executeUpdate();
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_history (saga_id, event, detail) "
+                + "SELECT t.saga_id, 'CREATED', t.detail FROM unnest(?::uuid[], ?::text[]) AS t(saga_id, detail)")) {
+            insert.setArray(1, c.createArrayOf("uuid", created.toArray()));
+            insert.setArray(2, c.createArrayOf("text", details.toArray()));
+            insert.executeUpdate();
+        }
+        return created;
+    }
+
+    /**
      * Takes up to {@code limit} due sagas that nobody holds, with their step logs (one
      * transaction for both). {@code SKIP LOCKED} lets replicas claim side by side without
      * waiting on each other; the lease keeps the claim after commit.

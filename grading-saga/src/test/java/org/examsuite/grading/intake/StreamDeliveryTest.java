@@ -44,6 +44,8 @@ class StreamDeliveryTest {
     @Inject
     ArchiveStore archive;
     @Inject
+    SagaStarter starter;
+    @Inject
     AgroalDataSource dataSource;
 
     @Test
@@ -81,6 +83,27 @@ class StreamDeliveryTest {
         assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE paper_id = ?", paper.paperId()));
         assertEquals(1, archive.forPaper(paper.paperId()).size());
         assertTrue(pending(first).isEmpty() && pending(second).isEmpty());
+    }
+
+    @Test
+    void oneBatchWithTheSamePaperTwiceAndAPaperAlreadyStartedStartsOnlyTheNewOne() throws Exception {
+        String examId = Fixture.exam(EXAM, 1);
+        Submitted started = Fixture.paper(examId, Map.of("q1", "4"));
+        Submitted fresh = Fixture.paper(examId, Map.of("q1", "3"));
+        assertEquals(1, starter.start(List.of(start(started))));
+        // one stream batch: the new paper twice (a duplicate message) and the paper started before
+        assertEquals(1, starter.start(List.of(start(fresh), start(started), start(fresh))));
+        for (Submitted paper : List.of(started, fresh)) {
+            awaitStatus(paper.paperId(), "GRADED");
+            assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE paper_id = ?", paper.paperId()));
+            assertEquals(1, count("SELECT count(*) FROM exam_grading.result WHERE paper_id = ?", paper.paperId()));
+            assertEquals(3, count("SELECT count(*) FROM exam_grading.saga_step s JOIN exam_grading.saga g USING (saga_id) "
+                    + "WHERE g.paper_id = ?", paper.paperId()));
+        }
+    }
+
+    private static SagaStarter.Start start(Submitted paper) {
+        return new SagaStarter.Start(new PaperEvent("0-1", paper.paperId(), paper.sessionId(), paper.examId(), Map.of()), Map.of());
     }
 
     @Test
