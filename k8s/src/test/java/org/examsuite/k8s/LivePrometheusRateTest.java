@@ -125,6 +125,15 @@ class LivePrometheusRateTest {
                 Thread.currentThread().interrupt();
             }
         }
+        // Keep the config and the log, not the TSDB.
+        Path data = dir == null ? null : dir.resolve("data");
+        if (data != null && Files.isDirectory(data) && (prometheus == null || !prometheus.isAlive())) {
+            try (var files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                System.out.println("could not remove " + data + ": " + e);
+            }
+        }
     }
 
     @Test
@@ -218,6 +227,9 @@ class LivePrometheusRateTest {
         assertEquals(Map.of(), new TreeMap<>(errors), "transport errors make the generator's count unreliable: " + report);
         assertTrue(error <= 0.10, report);
         assertTrue(adapterError <= 0.10, report);
+        // What the generator sent in the window, too (with at most IN_FLIGHT outstanding, sent and answered
+        // differ by a fraction of a second's worth of requests).
+        assertTrue(Math.abs(prom - sentInWindow / 60.0) / (sentInWindow / 60.0) <= 0.10, report);
     }
 
     /** The PrometheusRule's rules load into a real Prometheus and evaluate against the live series without error. */
