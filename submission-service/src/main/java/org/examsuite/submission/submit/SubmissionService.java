@@ -112,18 +112,22 @@ public class SubmissionService {
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {
-            // Shed, but the sheet is kept first — unless a paper already ends the session, or a
-            // build has closed the sheets: then that paper is the answer, and the retry gets it.
+            // Busy: the sheet is kept before anything else (unless a paper already ends the session
+            // or a build has closed the sheets — then that paper is the answer), then the request
+            // waits a little for a place; shed only after that.
             SheetStore.Kept kept = session.acceptsSheetAt(receivedAt) && epoch >= session.epoch()
                     ? sheets.keep(session.sessionId(), epoch, sheet, receivedAt.toEpochMilli())
                     : SheetStore.Kept.PAPER;
-            if (kept == SheetStore.Kept.CLOSED) {
-                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
-                        "The session's paper is being stored; retry to get it.", 1);
+            if (!admission.enter()) {
+                int retryAfter = admission.shedRetryAfterSeconds();
+                if (kept == SheetStore.Kept.CLOSED) {
+                    throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                            "The session's paper is being stored; retry to get it.", retryAfter);
+                }
+                throw ApiException.retryLater(429, "SUBMISSIONS_BUSY", kept == SheetStore.Kept.KEPT
+                        ? "Too many submissions right now; your answers are kept, retry to get your paper."
+                        : "Too many submissions right now; retry to get your paper.", retryAfter);
             }
-            throw ApiException.retryLater(429, "SUBMISSIONS_BUSY", kept == SheetStore.Kept.KEPT
-                    ? "Too many submissions right now; your answers are kept, retry to get your paper."
-                    : "Too many submissions right now; retry to get your paper.", 1);
         }
         try {
             return decideAdmitted(key, sheet, session, candidateId, epoch, receivedAt);
