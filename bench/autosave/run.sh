@@ -21,6 +21,12 @@ REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DB="${REDIS_DB:-2}"
 DB_NAME="${DB_NAME:-exam_bench}"
 JAR="$ROOT/answer-service/target/quarkus-app/quarkus-run.jar"
+# The service's recommended JVM flags (docs/ARCHITECTURE.md, "answer-service as built"): peak RSS at this
+# benchmark's load about 300 MiB. Serial GC (no G1 remembered sets on a 2-core pod), a fixed
+# 112 MiB heap with a large young generation (autosaves are short-lived garbage), capped
+# metaspace/code cache, small stacks, and two malloc arenas.
+JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError"}"
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/autosave-bench.XXXXXX")"
 RESULTS="$HERE/results"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -153,7 +159,7 @@ done
 
 {
   echo
-  echo "Service JVM: ${JAVA_OPTS:-(no JAVA_OPTS)}; peak RSS (VmHWM) $(awk '/VmHWM/ {printf "%d MiB", $2/1024}' "/proc/$SERVICE_PID/status"). CPU per request: each process's utime+stime over the run (autosave: until the write-behind drained) ÷ wrk's requests; PostgreSQL = all postgres processes (shared: other load counts too)."
+  echo "Service JVM: ${JAVA_OPTS:-(no JAVA_OPTS)}, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX; peak RSS (VmHWM) $(awk '/VmHWM/ {printf "%d MiB", $2/1024}' "/proc/$SERVICE_PID/status"). CPU per request: each process's utime+stime over the run (autosave: until the write-behind drained) ÷ wrk's requests; PostgreSQL = all postgres processes (shared: other load counts too)."
 } >>"$OUT"
 cat "$OUT"
 echo
