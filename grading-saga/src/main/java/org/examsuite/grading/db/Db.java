@@ -48,7 +48,9 @@ public class Db {
     private <T> T run(int isolation, boolean durable, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            int previous = connection.getTransactionIsolation();
+            // the pool's connections are READ COMMITTED (application.properties); asking the
+            // driver would cost a round trip per transaction (SHOW TRANSACTION ISOLATION LEVEL)
+            int previous = Connection.TRANSACTION_READ_COMMITTED;
             if (previous != isolation) {
                 connection.setTransactionIsolation(isolation);
             }
