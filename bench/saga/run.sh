@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # grading-saga throughput (issue 5): papers graded and archived per second, end to end from
 # the stream to the archived GRADED result, with PAPERS queued papers. Starts its own
-# grading-saga on a bench port with throw-away keys (database exam_bench, Redis db 2, its own
+# grading-saga on a bench port with throw-away keys (database exam_bench_saga, Redis db 2, its own
 # stream) against JDK stubs of session-service and submission-service, so it never touches a
 # running suite or the tests.
 #
@@ -27,7 +27,7 @@ REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DB="${REDIS_DB:-2}"
 DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
 DB_USER="${EXAM_DB_USER:-postgres}"
-DB_NAME="${DB_NAME:-exam_bench}"
+DB_NAME="${DB_NAME:-exam_bench_saga}" # its own: the other benchmarks' load in exam_bench would count as this one's
 STUB_PORT="${STUB_PORT:-18291}"
 GRADING_PORT="${GRADING_PORT:-18284}"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -78,7 +78,8 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS:-} -jar "$JAR" >"$WORK/grading-saga.log" 2>&1 &
+  java ${JAVA_OPTS:-} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
+  >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
 for _ in $(seq 1 120); do
@@ -90,12 +91,12 @@ curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null || { echo "g
 # our stub, not something else on its port (papers signed with another key would all fail validation)
 kill -0 "$STUB_PID" 2>/dev/null || { echo "the stub did not start"; cat "$WORK/stubs.log"; exit 1; }
 
-# CPU (utime + stime, clock ticks) of grading-saga and of the PostgreSQL backends serving exam_bench
-# (other databases' backends and PostgreSQL's shared background processes are not counted).
+# CPU (utime + stime, clock ticks) of grading-saga and of the PostgreSQL backends serving it
+# (application_name saga-bench; PostgreSQL's shared background processes are not counted).
 TICK="$(getconf CLK_TCK)"
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 pg_ticks() { # "pid ticks" per backend of $DB_NAME
-  for pid in $(sql "SELECT pid FROM pg_stat_activity WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()"); do
+  for pid in $(sql "SELECT pid FROM pg_stat_activity WHERE datname = '$DB_NAME' AND application_name = 'saga-bench'"); do
     echo "$pid $(ticks "$pid")"
   done
 }
@@ -155,7 +156,7 @@ round() {
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "grading-saga: $WORKERS saga workers, stream batch $BATCH; stubs and PostgreSQL/Redis on the same machine."
   echo
-  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s | CPU ms/paper grading-saga | CPU ms/paper PostgreSQL (exam_bench backends) | CPU ms/paper stubs | per paper: transactions / rows inserted / rows updated (exam_bench, incl. the script's polling) |"
+  echo "| round | queued | graded | sagas | RESULT records | seconds (first XADD → last GRADED) | papers/s | CPU ms/paper grading-saga | CPU ms/paper PostgreSQL (its backends) | CPU ms/paper stubs | per paper: transactions / rows inserted / rows updated (its database, incl. the script's polling) |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 if [ "$WARMUP" -gt 0 ]; then round warmup "$WARMUP" >>"$OUT"; fi
