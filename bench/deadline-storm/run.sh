@@ -103,6 +103,19 @@ pg_cpu_ms() {
   echo "$total"
 }
 redis_cpu_ms() { local pid; pid="$(pgrep -o -x redis-server || true)"; [ -n "$pid" ] && cpu_ms "$pid" || echo 0; }
+# Of the service's CPU, how much went to the JIT compilers and to the garbage collector (threads
+# named C1/C2 CompilerThread and G1/GC ...): on a freshly started JVM a short storm pays for its warm-up.
+jvm_threads_ms() { # pid -> "jit_ms gc_ms"
+  local jit=0 gc=0 task comm ms
+  for task in /proc/"$1"/task/*; do
+    comm="$(cat "$task/comm" 2>/dev/null)" || continue
+    case "$comm" in
+      C1\ Compiler*|C2\ Compiler*) ms="$(cpu_ms "${task#/proc/}")"; jit=$((jit + ms)) ;;
+      G1\ *|GC\ Thread*|VM\ Thread) ms="$(cpu_ms "${task#/proc/}")"; gc=$((gc + ms)) ;;
+    esac
+  done
+  echo "$jit $gc"
+}
 cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
 for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
   # Up to 4 minutes: on a machine busy with builds a Quarkus start has taken over two.
@@ -125,9 +138,11 @@ for n in $SESSIONS; do
   java "$ROOT/bench/autosave/Seed.java" "$n" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions-$n.txt"
   java "$HERE/Storm.java" drafts "$WORK/sessions-$n.txt" "http://127.0.0.1:$ANSWER_PORT"
   read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(cpu_snapshot)"
+  read -r jit_sub0 gc_sub0 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
   java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
     "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
   read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(cpu_snapshot)"
+  read -r jit_sub1 gc_sub1 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
   exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
   db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
     "SELECT count(*) || ' papers, ' || count(DISTINCT session_id) || ' sessions' FROM exam_submission.papers WHERE exam_id = '$exam_id'")"
@@ -158,6 +173,7 @@ for n in $SESSIONS; do
         -v r="$((cpu_redis1 - cpu_redis0))" -v m="$(( (cpu_all1 - cpu_all0) * 1000 / TICK ))" 'BEGIN {
       printf "| CPU ms per paper: submission-service / answer-service / PostgreSQL (all) / Redis (shared) | %.2f / %.2f / %.2f / %.2f |\n", s / n, a / n, p / n, r / n
       printf "| CPU s during the storm: submission / answer / PostgreSQL / Redis / whole machine | %.1f / %.1f / %.1f / %.1f / %.1f |\n", s / 1000, a / 1000, p / 1000, r / 1000, m / 1000 }'
+    echo "| submission-service CPU s in JIT compiler / GC threads (of the above) | $(awk -v j="$((jit_sub1 - jit_sub0))" -v g="$((gc_sub1 - gc_sub0))" 'BEGIN { printf "%.1f / %.1f", j / 1000, g / 1000 }') |"
   } >>"$OUT"
 done
 grep -h "ERROR" "$WORK/submission-service.log" | head -5 >>"$OUT" || true
