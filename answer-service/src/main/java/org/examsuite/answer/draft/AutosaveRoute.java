@@ -237,7 +237,7 @@ public class AutosaveRoute {
             problem = api;
         } else {
             LOG.error("autosave failed", failure);
-            problem = new ApiException(500, Problems.codeFor(500), null);
+            problem = new ApiException(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
         }
         HttpServerResponse response = ctx.response();
         if (response.ended()) {
