@@ -58,7 +58,7 @@ public class SagaEngine {
     @Inject
     ReplicaId replica;
 
-    @ConfigProperty(name = "exam.saga.workers", defaultValue = "8")
+    @ConfigProperty(name = "exam.saga.workers", defaultValue = "16")
     int workers;
     @ConfigProperty(name = "exam.saga.lease", defaultValue = "60s")
     Duration lease;
