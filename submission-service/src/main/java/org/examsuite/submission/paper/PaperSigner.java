@@ -49,6 +49,17 @@ public class PaperSigner {
         if (warmUp <= 0) {
             return;
         }
+        String algorithm;
+        try {
+            algorithm = algorithm();
+        } catch (IllegalStateException e) {
+            LOG.warnf("paper key not usable (papers cannot be signed): %s", e.getMessage());
+            return;
+        }
+        // RSA's arithmetic is BigInteger intrinsics, fast from the start: only Ed25519 needs it.
+        if (!"Ed25519".equals(algorithm)) {
+            return;
+        }
         Thread thread = new Thread(() -> {
             long started = System.nanoTime();
             try {

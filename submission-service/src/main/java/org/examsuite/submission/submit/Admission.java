@@ -82,7 +82,7 @@ public class Admission {
         shed.incrementAndGet();
         long done = Math.max(1, lastCompleted);
         int base = (int) Math.max(1, Math.min(10, lastShed / done));
-        return base + ThreadLocalRandom.current().nextInt(base);
+        return Math.min(10, base + ThreadLocalRandom.current().nextInt(base));
     }
 
     private void roll() {
