@@ -1,7 +1,6 @@
 package org.examsuite.answer.draft;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +45,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
             }
             JsonNode value = change.get("value");
             String json = value.toString();
-            if (json.length() > maxValueBytes || json.getBytes(StandardCharsets.UTF_8).length > maxValueBytes) {
+            if (json.length() > maxValueBytes || utf8Length(json, maxValueBytes) > maxValueBytes) {
                 throw ApiException.tooLarge("The value of '" + questionId.textValue() + "' is larger than " + maxValueBytes
                         + " bytes.").with("questionId", questionId.textValue());
             }
@@ -54,6 +53,30 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
             byQuestion.put(questionId.textValue(), new ChangeNode(questionId.textValue(), value, json));
         }
         return new AutosaveRequest(version.longValue(), new ArrayList<>(byQuestion.values()));
+    }
+
+    /**
+     * The UTF-8 length of {@code text} (a surrogate pair is 4 bytes, a lone surrogate the 1 byte
+     * of '?' that the encoder writes), counted without encoding; stops once past {@code limit}.
+     */
+    static long utf8Length(String text, int limit) {
+        long bytes = 0;
+        for (int i = 0, n = text.length(); i < n && bytes <= limit; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes += 1;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     private static ApiException invalid(String field, String detail) {
