@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
-import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
@@ -33,8 +32,6 @@ public class ArchiveStep implements SagaStep {
 
     @Inject
     ArchiveStore archive;
-    @Inject
-    ResultStore results;
     @Inject
     ResultArchiver archiver;
     @Inject
