@@ -47,8 +47,15 @@ if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl grading-saga -am package -DskipTests)
 fi
 
+# The paper key has the type new installs get from ./exam (Ed25519; PAPER_KEY_ALG=RSA measures
+# an RSA-2048 paper key: cheaper to verify, dearer to sign). The token and archive keys are RSA.
+PAPER_KEY_ALG="${PAPER_KEY_ALG:-ED25519}"
 for kind in candidate operator service paper archive; do
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  if [ "$kind" = paper ] && [ "$PAPER_KEY_ALG" != RSA ]; then
+    openssl genpkey -algorithm ED25519 -out "$WORK/$kind.key" 2>/dev/null
+  else
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
+  fi
   openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
 done
 pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
