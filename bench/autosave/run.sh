@@ -56,6 +56,18 @@ psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres 
 SERVICE_PID=""
 cleanup() {
   if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
+  # This run's rows in PostgreSQL (its sessions only): left in place, every run made the
+  # tables bigger and the next run slower.
+  if [ -s "$WORK/sessions.txt" ]; then
+    awk '{print $1}' "$WORK/sessions.txt" >"$WORK/ids.txt"
+    psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d "$DB_NAME" -q >/dev/null 2>&1 <<SQL || true
+CREATE TEMP TABLE bench_ids (id text PRIMARY KEY);
+\copy bench_ids FROM '$WORK/ids.txt'
+DELETE FROM exam_answer.answer_history h USING bench_ids b WHERE h.session_id = b.id;
+DELETE FROM exam_answer.answer a USING bench_ids b WHERE a.session_id = b.id;
+DELETE FROM exam_answer.draft d USING bench_ids b WHERE d.session_id = b.id;
+SQL
+  fi
   rm -rf "$WORK"
   # Only the benchmark's own keys (its sessions, exam and ceiling hashes) in its own db.
   if command -v redis-cli >/dev/null; then
