@@ -73,19 +73,21 @@ trap cleanup EXIT
 java "$HERE/Storm.java" session-stub "$SESSION_PORT" >"$WORK/session-stub.log" 2>&1 &
 PIDS+=($!)
 
-start_service() { # module port
+start_service() { # module port jvm-flags
   EXAM_HTTP_PORT="$2" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
   EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
   EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
   EXAM_PAPER_PRIVATE_KEY="$(cat "$WORK/paper.key")" EXAM_PAPERS_STREAM="$STREAM" \
   EXAM_SESSION_URL="http://127.0.0.1:$SESSION_PORT" EXAM_ANSWER_URL="http://127.0.0.1:$ANSWER_PORT" \
   QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-    java ${JAVA_OPTS:-} -jar "${APPS:-$ROOT}/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
+    java $3 -jar "${APPS:-$ROOT}/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
   PIDS+=($!)
 }
-start_service answer-service "$ANSWER_PORT"
+# JVM flags per service: JAVA_OPTS_ANSWER / JAVA_OPTS_SUBMISSION, else JAVA_OPTS (./exam bench
+# passes the per-service flags ./exam up uses).
+start_service answer-service "$ANSWER_PORT" "${JAVA_OPTS_ANSWER:-${JAVA_OPTS:-}}"
 ANSWER_PID=$!
-start_service submission-service "$SUBMISSION_PORT"
+start_service submission-service "$SUBMISSION_PORT" "${JAVA_OPTS_SUBMISSION:-${JAVA_OPTS:-}}"
 SUBMISSION_PID=$!
 
 # CPU time (user + system, ms) of a process; for PostgreSQL every postgres process plus what the
