@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -20,6 +21,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@code RoutingContext.body()}), and a worker is taken only for a request that is whole.
  * The limit is the server's body limit; over it the body handler fails the request with 413,
  * which {@code ProblemRoutes} answers as problem+json.
+ * <p>
+ * Before any of that, the {@link FrontDoor} decides whether the request is taken at all.
  */
 @ApplicationScoped
 public class SubmissionBodyRoute {
@@ -27,11 +30,14 @@ public class SubmissionBodyRoute {
 
     @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
+    @Inject
+    FrontDoor frontDoor;
 
     void install(@Observes Router router) {
         // After ProblemRoutes' Content-Length check (Integer.MIN_VALUE), before the REST handler.
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(maxBodySize.asLongValue());
         router.route(HttpMethod.POST, "/api/v1/submissions").order(Integer.MIN_VALUE + 1)
+                .handler(frontDoor::handle)
                 .handler(ctx -> {
                     // HTTP/1.x only: on HTTP/2 RESTEasy pauses the stream it is handed, which
                     // Vert.x refuses once the body has been read ("Request has already been read");

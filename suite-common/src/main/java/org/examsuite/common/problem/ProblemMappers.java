@@ -118,6 +118,18 @@ public class ProblemMappers {
         return Problems.response(ApiException.forbidden("This token may not do that."));
     }
 
+    /**
+     * A blocking wait on Redis or another reactive call ran out of time: the service is
+     * overloaded or a dependency is slow, not broken. 503 with Retry-After tells the client
+     * to come back (a bare 500 would say the request failed for good and be logged as a bug).
+     */
+    @ServerExceptionMapper
+    public Response timedOut(io.smallrye.mutiny.TimeoutException e) {
+        LOG.warn("a call timed out: " + e.getMessage());
+        return Problems.response(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                "The service is too busy to answer right now; retry shortly.", 2));
+    }
+
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
         LOG.error("unexpected failure", e);

@@ -38,4 +38,12 @@ public class ProblemProbeResource {
     public String boom() {
         throw new IllegalStateException("secret internals");
     }
+
+    @GET
+    @Path("/slow")
+    @PermitAll
+    public String slow() {
+        // What a blocking Redis call does when its wait runs out (quarkus.redis.timeout).
+        return io.smallrye.mutiny.Uni.createFrom().<String>nothing().await().atMost(java.time.Duration.ofMillis(10));
+    }
 }

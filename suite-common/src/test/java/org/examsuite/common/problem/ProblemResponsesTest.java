@@ -74,6 +74,12 @@ class ProblemResponsesTest {
     }
 
     @Test
+    void aTimedOutWaitIsRetryable503NotA500() {
+        problem(given().get("/api/v1/probe/slow").then(), 503, "SERVICE_UNAVAILABLE")
+                .header("Retry-After", "2");
+    }
+
+    @Test
     void unexpectedFailureHidesInternals() {
         problem(given().get("/api/v1/probe/boom").then(), 500, "INTERNAL_ERROR")
                 .body(not(containsString("secret internals")))
