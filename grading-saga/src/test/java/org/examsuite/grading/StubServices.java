@@ -34,6 +34,10 @@ public class StubServices implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, AtomicInteger> CONFIRMATION_CALLS = new ConcurrentHashMap<>();
     /** The Authorization header of the last confirmation: a service token is expected. */
     public static volatile String lastAuthorization;
+    /** A paper whose next fetch is held until its latch opens (at most 4 s, within the client's read timeout). */
+    public static final Map<String, java.util.concurrent.CountDownLatch> PAPER_HOLDS = new ConcurrentHashMap<>();
+    /** Papers whose fetch is being held right now. */
+    public static final java.util.Set<String> PAPERS_HELD = ConcurrentHashMap.newKeySet();
 
     static final String STREAM = "stream:{papers-test-" + UUID.randomUUID() + "}";
 
@@ -92,6 +96,17 @@ public class StubServices implements QuarkusTestResourceLifecycleManager {
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
             return;
+        }
+        java.util.concurrent.CountDownLatch hold = PAPER_HOLDS.remove(rest);
+        if (hold != null) {
+            PAPERS_HELD.add(rest);
+            try {
+                hold.await(4, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                PAPERS_HELD.remove(rest);
+            }
         }
         String paper = PAPERS.get(rest);
         send(exchange, paper == null ? 404 : 200, paper == null ? "{\"code\":\"PAPER_NOT_FOUND\"}" : paper);

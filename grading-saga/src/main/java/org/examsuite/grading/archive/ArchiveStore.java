@@ -84,12 +84,27 @@ public class ArchiveStore {
      * of them (the caller's transaction rolls back).
      */
     public List<Appended> appendAll(Connection c, List<Append> appends) throws SQLException {
-        Head head;
+        return appendAll(c, lockHead(c), appends);
+    }
+
+    /**
+     * Locks the head row until the caller's transaction ends: from here on no other append
+     * (of any replica) can come between, so what the caller checks now still holds when its
+     * records are appended.
+     */
+    public Head lockHead(Connection c) throws SQLException {
         try (PreparedStatement lock = c.prepareStatement("SELECT seq, hash FROM archive_head WHERE id = 1 FOR UPDATE")) {
             try (ResultSet rs = lock.executeQuery()) {
                 rs.next();
-                head = new Head(rs.getLong(1), rs.getString(2));
+                return new Head(rs.getLong(1), rs.getString(2));
             }
+        }
+    }
+
+    /** {@link #appendAll(Connection, List)} with the head the caller locked ({@link #lockHead}) in this transaction. */
+    public List<Appended> appendAll(Connection c, Head head, List<Append> appends) throws SQLException {
+        if (appends.isEmpty()) {
+            return List.of();
         }
         Map<String, ArchiveRecord> known = new HashMap<>();
         try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM archive_record WHERE (paper_id, kind, run) "

@@ -26,7 +26,14 @@ import org.examsuite.grading.steps.ValidateStep;
  *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only: its start
  *                                                             is logged with its end, no own transaction)
  *   archive    appends the result to the hash chain; GRADED   appends a RETRACTION record
+ *              (self-recording: the saga's step log and end are
+ *              written in the archive's own transaction)
  * </pre>
+ *
+ * The step log: a step's start is recorded with its end, so a saga that goes straight
+ * through writes its whole step log once, in the archive's transaction — a group commit for
+ * every saga archived together (see SagaEngine.forward, ResultArchiver). A run that a newer
+ * run of its paper replaced while it ran ends SUPERSEDED there, without a RESULT record.
  *
  * Retries: a transient failure (a service down, a timeout, the database) is retried with
  * exponential backoff and jitter, up to {@code exam.saga.max-attempts} attempts per step,
@@ -62,7 +69,7 @@ public class GradingSaga {
         return SagaDefinition.named(NAME)
                 .step("grade", grade)
                 .readOnlyStep("validate", validate)
-                .step("archive", archive)
+                .selfRecordingStep("archive", archive)
                 .retry(new RetryPolicy(maxAttempts, initialBackoff, maxBackoff))
                 .outcomes(new ResultOutcomes())
                 .build();

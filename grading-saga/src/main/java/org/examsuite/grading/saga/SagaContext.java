@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What a step sees of its saga: the identity of the run and {@code data}, the saga's own
@@ -15,10 +16,19 @@ import java.util.UUID;
  * writes that may be lost together with the step's record (the step then simply runs again).
  */
 public record SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data,
-        List<SagaStore.TxHook> stepWrites) {
+        List<SagaStore.TxHook> stepWrites, AtomicReference<StepRecord> pendingRecord) {
 
     public SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data) {
-        this(sagaId, paperId, run, examId, sessionId, data, new ArrayList<>());
+        this(sagaId, paperId, run, examId, sessionId, data, new ArrayList<>(), new AtomicReference<>());
+    }
+
+    /**
+     * For a step that records itself ({@link SagaDefinition.Step#recordsItself}): the record of
+     * its completion, which it must write with {@link SagaStore#recordAll} in the transaction
+     * of its own writes. Null for other steps.
+     */
+    public StepRecord stepRecord() {
+        return pendingRecord.get();
     }
 
     /** Runs {@code write} in the transaction that records this step's outcome (DONE or WAITING). */

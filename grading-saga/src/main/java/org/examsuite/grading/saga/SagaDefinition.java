@@ -17,8 +17,18 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
      * call other services). Its start is then not recorded in a transaction of its own: start
      * and end go into the step log together with the next step's start (a crash in between
      * only runs it again). A failure records the start first, so retries are counted as usual.
+     *
+     * <p>{@code recordsItself}: the step writes the record of its own completion — and of the
+     * steps before it in this pass that are not recorded yet, and, as the last step, the saga's
+     * end — in the transaction of its own writes ({@link SagaContext#stepRecord},
+     * {@link SagaStore#recordAll}). The archive step does so for a whole group of sagas in one
+     * transaction (group commit), so a saga's forward pass needs no step-log transaction of
+     * its own. Its writes and its record then commit or roll back together.
      */
-    public record Step(String name, SagaStep action, boolean readOnly) {
+    public record Step(String name, SagaStep action, boolean readOnly, boolean recordsItself) {
+        public Step(String name, SagaStep action, boolean readOnly) {
+            this(name, action, readOnly, false);
+        }
     }
 
     /**
@@ -64,6 +74,12 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         /** A read-only step (see {@link Step}); it cannot park the saga. */
         public Builder readOnlyStep(String stepName, SagaStep action) {
             steps.add(new Step(stepName, action, true));
+            return this;
+        }
+
+        /** A step that writes its own completion record (see {@link Step}); it cannot park the saga. */
+        public Builder selfRecordingStep(String stepName, SagaStep action) {
+            steps.add(new Step(stepName, action, false, true));
             return this;
         }
 

@@ -121,13 +121,14 @@ public class SagaEngine {
     private void work(String owner) {
         while (running) {
             try {
+                long claimedAt = System.nanoTime(); // before the claim: the leases are at least this fresh
                 List<SagaStore.Loaded> claimed = store.claim(owner, lease, claimBatch);
                 for (SagaStore.Loaded saga : claimed) {
                     if (!running) {
                         store.release(saga.saga().sagaId(), owner, null);
                         continue;
                     }
-                    run(owner, saga);
+                    run(owner, saga, claimedAt);
                 }
                 if (claimed.isEmpty()) {
                     wakeUp.drainPermits();
@@ -148,7 +149,7 @@ public class SagaEngine {
         }
     }
 
-    private void run(String owner, SagaStore.Loaded loaded) {
+    private void run(String owner, SagaStore.Loaded loaded, long claimedAt) {
         SagaRow saga = loaded.saga();
         Map<String, String> carrier = new HashMap<>();
         if (saga.traceparent() != null) {
@@ -165,7 +166,7 @@ public class SagaEngine {
             SagaDefinition definition = definition(saga.definition());
             SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
                     saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
-            drive(owner, definition, context, loaded);
+            drive(owner, definition, context, loaded, claimedAt);
         } catch (SagaStore.LeaseLost e) {
             LOG.infof("saga %s: %s", saga.sagaId(), e.getMessage());
         } catch (JsonProcessingException | RuntimeException e) {
@@ -204,9 +205,12 @@ public class SagaEngine {
         final List<StepState> steps;
         String status;
         SagaStore.Completed unrecorded;
+        /** System.nanoTime() when the lease was last set (at the claim, or renewed): at least this fresh. */
+        long leaseFrom;
 
-        Run(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded) {
+        Run(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded, long claimedAt) {
             this.owner = owner;
+            this.leaseFrom = claimedAt;
             this.definition = definition;
             this.context = context;
             this.steps = loaded.steps().stream().map(StepState::new).toList();
@@ -218,8 +222,8 @@ public class SagaEngine {
         }
     }
 
-    private void drive(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded) {
-        Run run = new Run(owner, definition, context, loaded);
+    private void drive(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded, long claimedAt) {
+        Run run = new Run(owner, definition, context, loaded, claimedAt);
         while (running) {
             if ("RUNNING".equals(run.status)) {
                 StepState next = run.steps.stream().filter(step -> !"DONE".equals(step.status)).findFirst().orElse(null);
@@ -260,32 +264,73 @@ public class SagaEngine {
         store.release(run.id(), owner, run.unrecorded);
     }
 
-    /** Runs one step; true when the saga should go on at once. */
+    /**
+     * Runs one step; true when the saga should go on at once.
+     *
+     * <p>A step's start is not written before it runs: start and end are recorded together,
+     * with the next write of the step log — the next step's failure or parking, the saga's end,
+     * or the completion record that a self-recording step (the archive) writes with its own
+     * work. A crash before that loses only the record, and the steps simply run again (they
+     * are idempotent). The start is written first only when the lease needs renewing (half
+     * of it has passed since it was last set), so every step starts with at least half a
+     * lease ahead, and every write still checks the lease.
+     */
     private boolean forward(Run run, StepState step) {
         SagaDefinition.Step definition = run.definition.step(step.position);
         SagaContext context = run.context;
-        // a read-only step's start is recorded with its end (unless it fails: see beginLate)
-        boolean deferred = definition.readOnly();
+        boolean deferred = System.nanoTime() - run.leaseFrom < lease.toNanos() / 2;
         if (!deferred) {
+            run.leaseFrom = System.nanoTime();
             store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
             run.unrecorded = null;
         }
         step.attempts++;
         step.status = "RUNNING";
+        boolean last = step.position == run.steps.size() - 1;
+        StepRecord record = null;
+        if (definition.recordsItself()) {
+            SagaStore.Completed self = new SagaStore.Completed(step.position, step.name, null, false, List.of(), !deferred,
+                    run.unrecorded);
+            record = new StepRecord(run.id(), run.owner, self, last, () -> json(context.data()), context,
+                    run.definition.outcomes());
+        }
+        context.pendingRecord().set(record);
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga step " + step.name).startSpan();
         context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
             StepOutcome outcome = definition.action().execute(context);
             if (outcome == StepOutcome.WAIT) {
-                if (deferred) {
-                    throw new IllegalStateException("read-only step " + step.name + " cannot park the saga");
+                if (definition.readOnly() || definition.recordsItself()) {
+                    throw new IllegalStateException("step " + step.name + " cannot park the saga");
                 }
-                store.park(run.id(), run.owner, step.position, step.name, json(context.data()), context.drainStepWrites(),
+                List<SagaStore.TxHook> writes = context.drainStepWrites();
+                beginLate(run, step, deferred);
+                store.park(run.id(), run.owner, step.position, step.name, json(context.data()), writes,
                         c -> run.definition.outcomes().waiting(c, context, step.name));
                 return false;
             }
+            if (outcome == StepOutcome.SUPERSEDED) {
+                if (record == null || record.written() != StepOutcome.SUPERSEDED) {
+                    throw new IllegalStateException("step " + step.name + " said SUPERSEDED without recording it");
+                }
+                run.unrecorded = null;
+                step.status = "CANCELLED";
+                return false;
+            }
             step.status = "DONE";
+            if (record != null && record.written() == StepOutcome.DONE) {
+                // the step wrote its completion (and the saga's end, if last) with its own work
+                if (!context.drainStepWrites().isEmpty()) {
+                    throw new IllegalStateException("a self-recording step writes its own work: no step-record writes");
+                }
+                run.unrecorded = null;
+                if (last) {
+                    outcome("completed");
+                    return false;
+                }
+                return true;
+            }
             run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false,
                     context.drainStepWrites(), !deferred, deferred ? run.unrecorded : null);
             return true;
@@ -308,14 +353,16 @@ public class SagaEngine {
             beginLate(run, step, deferred);
             return retryOrFail(run, step, step.attempts, false, unexpected.toString());
         } finally {
+            context.pendingRecord().set(null);
             span.end();
             sample.stop(stepTimer(step.name));
         }
     }
 
-    /** A read-only step failed before its start was recorded: record it now (and what finished before it), as usual. */
+    /** A step failed or parks before its start was recorded: record it now (and what finished before it), as usual. */
     private void beginLate(Run run, StepState step, boolean deferred) {
         if (deferred && "RUNNING".equals(step.status)) {
+            run.leaseFrom = System.nanoTime();
             store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
             run.unrecorded = null;
         }
@@ -325,6 +372,7 @@ public class SagaEngine {
     private boolean backward(Run run, StepState step) {
         SagaDefinition.Step definition = run.definition.step(step.position);
         SagaContext context = run.context;
+        run.leaseFrom = System.nanoTime();
         store.beginStep(run.id(), run.owner, lease, step.position, step.name, true, run.unrecorded);
         run.unrecorded = null;
         step.compensationAttempts++;

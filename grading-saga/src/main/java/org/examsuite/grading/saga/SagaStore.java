@@ -47,7 +47,7 @@ public class SagaStore {
 
     /** The worker lost its lease (another replica took the saga over): it must stop at once. */
     public static class LeaseLost extends RuntimeException {
-        LeaseLost(UUID sagaId) {
+        public LeaseLost(UUID sagaId) {
             super("lease lost on saga " + sagaId, null, false, false);
         }
     }
@@ -337,6 +337,167 @@ public class SagaStore {
         recordStep(c, sagaId, prior);
         setData(c, sagaId, prior.data());
         histories(c, sagaId, events(prior));
+    }
+
+    /**
+     * Locks the rows of the sagas whose completion records are about to be written
+     * ({@link #recordAll}, {@link #superseded}) and returns the ids of those whose worker
+     * still holds the lease — one statement for all of them. A record of a saga not returned
+     * must not be written (another replica took it over).
+     */
+    public java.util.Set<UUID> lockHeld(Connection c, List<StepRecord> records) throws SQLException {
+        java.util.Set<UUID> held = new java.util.HashSet<>();
+        if (records.isEmpty()) {
+            return held;
+        }
+        try (PreparedStatement select = c.prepareStatement("SELECT s.saga_id FROM saga s JOIN unnest(?::uuid[], ?::text[]) "
+                + "AS t(id, owner) ON s.saga_id = t.id WHERE s.lease_owner = t.owner AND s.lease_until > now() "
+                + "ORDER BY s.saga_id FOR UPDATE OF s")) {
+            select.setArray(1, c.createArrayOf("uuid", records.stream().map(r -> r.sagaId).toArray()));
+            select.setArray(2, c.createArrayOf("text", records.stream().map(r -> r.owner).toArray()));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    held.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        return held;
+    }
+
+    /** The newest run of each of these papers (a run newer than a saga's own replaces it). */
+    public Map<String, Integer> newestRuns(Connection c, java.util.Collection<String> paperIds) throws SQLException {
+        Map<String, Integer> newest = new HashMap<>();
+        if (paperIds.isEmpty()) {
+            return newest;
+        }
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT paper_id, max(run) FROM saga WHERE paper_id = ANY (?) GROUP BY paper_id")) {
+            select.setArray(1, c.createArrayOf("text", paperIds.toArray()));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    newest.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return newest;
+    }
+
+    /**
+     * Writes the completion records of self-recording steps for many sagas at once, in the
+     * caller's transaction (after {@link #lockHeld}, for held sagas only): the writes the
+     * unrecorded steps handed over, then four statements for all of them — the sagas' data
+     * (and end, COMPLETED, for a last step), their steps DONE, their history rows — and the
+     * definition's {@code completed} outcome of every saga that ended. What the caller writes
+     * in the same transaction commits or rolls back with it.
+     */
+    public void recordAll(Connection c, List<StepRecord> records) throws SQLException {
+        if (records.isEmpty()) {
+            return;
+        }
+        List<UUID> ids = new ArrayList<>();
+        List<String> data = new ArrayList<>();
+        List<Boolean> last = new ArrayList<>();
+        List<UUID> stepIds = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<Boolean> begun = new ArrayList<>();
+        List<UUID> historyIds = new ArrayList<>();
+        List<String> historyEvents = new ArrayList<>();
+        List<String> historySteps = new ArrayList<>();
+        for (StepRecord record : records) {
+            List<Completed> chain = oldestFirst(record.completed);
+            for (Completed done : chain) {
+                if (done.compensation()) {
+                    throw new IllegalStateException("a self-recording step records forward steps only");
+                }
+                for (TxHook write : done.writes()) {
+                    write.run(c);
+                }
+                stepIds.add(record.sagaId);
+                positions.add(done.position());
+                begun.add(done.begun());
+            }
+            ids.add(record.sagaId);
+            data.add(record.data.get());
+            last.add(record.last);
+            List<String[]> events = new ArrayList<>();
+            priorEvents(record.completed, events);
+            if (record.last) {
+                events.add(new String[] {"COMPLETED", null, null});
+            }
+            for (String[] event : events) {
+                historyIds.add(record.sagaId);
+                historyEvents.add(event[0]);
+                historySteps.add(event[1]);
+            }
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga s SET status = CASE WHEN t.last THEN 'COMPLETED' "
+                + "ELSE s.status END, lease_owner = CASE WHEN t.last THEN NULL ELSE s.lease_owner END, lease_until = CASE "
+                + "WHEN t.last THEN NULL ELSE s.lease_until END, data = t.data::jsonb, updated_at = now() "
+                + "FROM unnest(?::uuid[], ?::text[], ?::bool[]) AS t(id, data, last) WHERE s.saga_id = t.id")) {
+            update.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            update.setArray(2, c.createArrayOf("text", data.toArray()));
+            update.setArray(3, c.createArrayOf("bool", last.toArray()));
+            update.executeUpdate();
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = 'DONE', finished_at = now(), "
+                + "last_error = NULL, attempts = s.attempts + CASE WHEN t.begun THEN 0 ELSE 1 END, "
+                + "started_at = CASE WHEN t.begun THEN s.started_at ELSE now() END "
+                + "FROM unnest(?::uuid[], ?::int[], ?::bool[]) AS t(id, position, begun) "
+                + "WHERE s.saga_id = t.id AND s.position = t.position")) {
+            update.setArray(1, c.createArrayOf("uuid", stepIds.toArray()));
+            update.setArray(2, c.createArrayOf("int4", positions.toArray()));
+            update.setArray(3, c.createArrayOf("bool", begun.toArray()));
+            update.executeUpdate();
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_history (saga_id, event, step) "
+                + "SELECT t.id, t.event, t.step FROM unnest(?::uuid[], ?::text[], ?::text[]) WITH ORDINALITY "
+                + "AS t(id, event, step, n) ORDER BY t.n")) {
+            insert.setArray(1, c.createArrayOf("uuid", historyIds.toArray()));
+            insert.setArray(2, c.createArrayOf("text", historyEvents.toArray()));
+            insert.setArray(3, c.createArrayOf("text", historySteps.toArray()));
+            insert.executeUpdate();
+        }
+        for (StepRecord record : records) {
+            if (record.last) {
+                record.outcomes.completed(c, record.context);
+            }
+        }
+    }
+
+    /**
+     * Ends held sagas whose self-recording step found a newer run of their paper (in the
+     * caller's transaction, after {@link #lockHeld}): the steps before it are recorded DONE
+     * as usual, the step itself CANCELLED (its work is not done: nothing of it is written),
+     * and the saga SUPERSEDED, with {@code detail} in its history. Rare: a few statements each.
+     */
+    public void superseded(Connection c, StepRecord record, String detail) throws SQLException {
+        Completed self = record.completed;
+        recordStep(c, record.sagaId, self.before());
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'SUPERSEDED', lease_owner = NULL, "
+                + "lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
+            update.setString(1, record.data.get());
+            update.setObject(2, record.sagaId);
+            update.executeUpdate();
+        }
+        setStep(c, record.sagaId, self.position(), self.begun()
+                ? "UPDATE saga_step SET status = 'CANCELLED', finished_at = now() WHERE saga_id = ? AND position = ?"
+                : "UPDATE saga_step SET status = 'CANCELLED', attempts = attempts + 1, started_at = now(), finished_at = now() "
+                        + "WHERE saga_id = ? AND position = ?");
+        List<String[]> events = new ArrayList<>();
+        priorEvents(self.before(), events);
+        if (!self.begun()) {
+            events.add(new String[] {"STEP_STARTED", self.step(), null});
+        }
+        events.add(new String[] {"SUPERSEDED", self.step(), truncate(detail)});
+        histories(c, record.sagaId, events.toArray(String[][]::new));
+    }
+
+    private static List<Completed> oldestFirst(Completed newest) {
+        List<Completed> chain = new ArrayList<>();
+        for (Completed at = newest; at != null; at = at.before()) {
+            chain.add(0, at);
+        }
+        return chain;
     }
 
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */

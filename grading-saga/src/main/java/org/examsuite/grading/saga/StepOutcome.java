@@ -5,5 +5,10 @@ public enum StepOutcome {
     /** Done: record it and go on with the next step. */
     DONE,
     /** Park the saga until something outside wakes it (an operator's essay marks). */
-    WAIT
+    WAIT,
+    /**
+     * A newer run of the same paper replaced this one while it ran; the step recorded the run
+     * as SUPERSEDED itself (self-recording steps only, see {@link SagaContext#stepRecord}).
+     */
+    SUPERSEDED
 }

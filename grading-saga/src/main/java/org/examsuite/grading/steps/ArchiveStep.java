@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.examsuite.grading.archive.ArchiveStore;
-import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
@@ -18,6 +17,11 @@ import org.examsuite.grading.saga.StepOutcome;
  * the record it supersedes; the old one stays as it is. Idempotent: the archive keeps one
  * record per (paper, kind, run) and returns it again for the same payload.
  * Compensation: a RETRACTION record is appended (records are never edited).
+ *
+ * <p>Self-recording (GradingSaga): the saga's step log up to here and its end (COMPLETED) are
+ * written in the appender's transaction, with the record. A run that is no longer its paper's
+ * newest when it comes to be appended (an operator started a newer one while a worker held
+ * this one) gets no RESULT record: it ends SUPERSEDED there, its provisional marks voided.
  *
  * <p>The append commits asynchronously: appends are serialised on the head lock, and
  * waiting for a WAL flush inside that lock would cap the archive at one append per flush.
@@ -39,13 +43,16 @@ public class ArchiveStep implements SagaStep {
 
     @Override
     public StepOutcome execute(SagaContext context) {
-        ArchiveRecord record;
+        ResultArchiver.Archived archived;
         try {
-            record = StepCalls.remote(() -> archiver.append(context, context.data().path("grade")));
+            archived = StepCalls.remote(() -> archiver.append(context, context.data().path("grade"), context.stepRecord()));
         } catch (ArchiveStore.Conflict conflict) {
             throw StepFailure.permanent(conflict.getMessage());
         }
-        context.data().put("archiveSeq", record.seq());
+        if (archived.supersededBy() != null) {
+            return StepOutcome.SUPERSEDED;
+        }
+        context.data().put("archiveSeq", archived.record().seq());
         return StepOutcome.DONE;
     }
 

@@ -11,8 +11,13 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -24,7 +29,10 @@ import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
+import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.StepFailure;
+import org.examsuite.grading.saga.StepOutcome;
+import org.examsuite.grading.saga.StepRecord;
 import org.jboss.logging.Logger;
 
 /**
@@ -45,6 +53,8 @@ public class ResultArchiver {
     @Inject
     ResultStore results;
     @Inject
+    SagaStore sagas;
+    @Inject
     Db db;
     @Inject
     ObjectMapper mapper;
@@ -54,7 +64,19 @@ public class ResultArchiver {
     @ConfigProperty(name = "exam.archive.append-timeout", defaultValue = "30s")
     java.time.Duration timeout;
 
-    private record Request(SagaContext context, JsonNode grade, CompletableFuture<ArchiveRecord> done) {
+    private record Request(SagaContext context, JsonNode grade, StepRecord record, CompletableFuture<Archived> done) {
+    }
+
+    /**
+     * What became of one result: its RESULT record (new, or the same one already there), or
+     * {@code supersededBy} — a newer run of the paper exists and this run has no record yet,
+     * so it was ended SUPERSEDED instead (its step record says so).
+     */
+    public record Archived(ArchiveRecord record, Integer supersededBy) {
+    }
+
+    /** One request's outcome inside the transaction, before commit. */
+    private record Outcome(ArchiveRecord record, Integer supersededBy, RuntimeException failure) {
     }
 
     private final LinkedBlockingQueue<Request> queue = new LinkedBlockingQueue<>();
@@ -78,12 +100,17 @@ public class ResultArchiver {
     /**
      * Appends the RESULT record of this run (superseding the newest RESULT of an earlier run)
      * and makes the result GRADED, in the appender's next transaction; waits for its commit.
+     * With a {@code stepRecord} (the engine's, for the archive step), the saga's step log and
+     * end are written in the same transaction — only while the worker still holds its lease
+     * (else {@link SagaStore.LeaseLost}, and nothing of this saga is written). A run that is no
+     * longer its paper's newest, and has no RESULT record yet, gets none: it ends SUPERSEDED
+     * (checked under the head lock, so no newer run's record can come before it unseen).
      */
-    public ArchiveRecord append(SagaContext context, JsonNode grade) {
+    public Archived append(SagaContext context, JsonNode grade, StepRecord stepRecord) {
         if (!running) {
             throw StepFailure.transientFailure("the archive appender is stopping");
         }
-        Request request = new Request(context, grade, new CompletableFuture<>());
+        Request request = new Request(context, grade, stepRecord, new CompletableFuture<>());
         queue.add(request);
         try {
             return request.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -128,9 +155,9 @@ public class ResultArchiver {
     }
 
     private void process(List<Request> batch) {
-        List<ArchiveStore.Appended> appended;
+        List<Outcome> outcomes;
         try {
-            appended = db.inAsyncTransaction(c -> appendAll(c, batch));
+            outcomes = db.inAsyncTransaction(c -> appendAll(c, batch));
         } catch (RuntimeException e) {
             if (batch.size() == 1) {
                 batch.get(0).done().completeExceptionally(e);
@@ -143,36 +170,87 @@ public class ResultArchiver {
             return;
         }
         for (int i = 0; i < batch.size(); i++) {
-            ArchiveStore.Appended outcome = appended.get(i);
-            if (outcome.conflict() != null) {
-                batch.get(i).done().completeExceptionally(outcome.conflict());
-            } else {
-                batch.get(i).done().complete(outcome.record());
+            Outcome outcome = outcomes.get(i);
+            Request request = batch.get(i);
+            if (outcome.failure() != null) {
+                request.done().completeExceptionally(outcome.failure());
+                continue;
             }
+            if (request.record() != null) {
+                request.record().committed(outcome.supersededBy() != null ? StepOutcome.SUPERSEDED : StepOutcome.DONE);
+            }
+            request.done().complete(new Archived(outcome.record(), outcome.supersededBy()));
         }
     }
 
-    private List<ArchiveStore.Appended> appendAll(Connection c, List<Request> batch) throws SQLException {
-        List<ArchiveStore.Append> appends = new ArrayList<>(batch.size());
-        for (Request request : batch) {
+    private List<Outcome> appendAll(Connection c, List<Request> batch) throws SQLException {
+        Outcome[] outcomes = new Outcome[batch.size()];
+        // 1. the sagas whose step log goes with this batch: still held by their workers? (locks their rows)
+        List<StepRecord> records = batch.stream().map(Request::record).filter(Objects::nonNull).toList();
+        Set<UUID> held = sagas.lockHeld(c, records);
+        // 2. the head lock: from here on no append of any replica comes between
+        ArchiveStore.Head head = archive.lockHead(c);
+        // 3. a run that a newer run of its paper replaced (a regrade or re-run started while a worker held it)
+        Set<String> papers = new HashSet<>();
+        batch.forEach(request -> papers.add(request.context().paperId()));
+        Map<String, Integer> newest = sagas.newestRuns(c, papers);
+        List<Integer> toAppend = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Request request = batch.get(i);
+            SagaContext context = request.context();
+            if (request.record() != null && !held.contains(context.sagaId())) {
+                outcomes[i] = new Outcome(null, null, new SagaStore.LeaseLost(context.sagaId()));
+                continue;
+            }
+            int newestRun = newest.getOrDefault(context.paperId(), context.run());
+            if (newestRun > context.run()
+                    && archive.find(c, context.paperId(), ArchiveStep.RESULT, context.run()).isEmpty()) {
+                if (request.record() == null) {
+                    outcomes[i] = new Outcome(null, null, StepFailure.permanent("superseded by run " + newestRun));
+                    continue;
+                }
+                sagas.superseded(c, request.record(), "by run " + newestRun + ", which started while this run was running");
+                results.voidMarks(c, context.paperId(), context.run(), "superseded by run " + newestRun);
+                outcomes[i] = new Outcome(null, newestRun, null);
+                continue;
+            }
+            toAppend.add(i);
+        }
+        // 4. the records, in one multi-row insert and one head update
+        List<ArchiveStore.Append> appends = new ArrayList<>(toAppend.size());
+        for (int i : toAppend) {
+            Request request = batch.get(i);
             SagaContext context = request.context();
             appends.add(new ArchiveStore.Append(context.paperId(), ArchiveStep.RESULT, context.run(),
                     superseded -> payload(context, request.grade(), superseded), true));
         }
-        List<ArchiveStore.Appended> appended = archive.appendAll(c, appends);
+        List<ArchiveStore.Appended> appended = archive.appendAll(c, head, appends);
+        List<StepRecord> done = new ArrayList<>();
         List<ResultStore.Graded> graded = new ArrayList<>();
-        for (int i = 0; i < batch.size(); i++) {
-            ArchiveRecord record = appended.get(i).record();
-            if (record != null) {
-                SagaContext context = batch.get(i).context();
-                JsonNode grade = batch.get(i).grade();
-                graded.add(new ResultStore.Graded(context.paperId(), context.run(), record.seq(),
-                        grade.path("score").decimalValue(), grade.path("maxScore").decimalValue(), grade.path("marks").toString(),
-                        grade.path("keyRevision").asLong(), grade.path("candidateId").asText(null)));
+        for (int k = 0; k < toAppend.size(); k++) {
+            int i = toAppend.get(k);
+            ArchiveStore.Appended outcome = appended.get(k);
+            if (outcome.conflict() != null) {
+                outcomes[i] = new Outcome(null, null, outcome.conflict());
+                continue;
             }
+            ArchiveRecord record = outcome.record();
+            outcomes[i] = new Outcome(record, null, null);
+            Request request = batch.get(i);
+            SagaContext context = request.context();
+            JsonNode grade = request.grade();
+            if (request.record() != null) {
+                context.data().put("archiveSeq", record.seq());
+                done.add(request.record());
+            }
+            graded.add(new ResultStore.Graded(context.paperId(), context.run(), record.seq(),
+                    grade.path("score").decimalValue(), grade.path("maxScore").decimalValue(), grade.path("marks").toString(),
+                    grade.path("keyRevision").asLong(), grade.path("candidateId").asText(null)));
         }
+        // 5. the step logs (the grade step's provisional marks among their writes), then the results GRADED
+        sagas.recordAll(c, done);
         results.gradedAll(c, graded);
-        return appended;
+        return List.of(outcomes);
     }
 
     private ObjectNode payload(SagaContext context, JsonNode grade, Optional<ArchiveRecord> superseded) {

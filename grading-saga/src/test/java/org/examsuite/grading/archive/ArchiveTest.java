@@ -203,6 +203,44 @@ class ArchiveTest {
     }
 
     @Test
+    void aRegradeWhileAWorkerHoldsTheOldRunSupersedesItWhenItComesToBeArchived() throws Exception {
+        String wrongKey = """
+                [{"id":"q1","type":"SINGLE","prompt":"2+2?","options":["3","4"],"points":2,"key":"3"}]
+                """;
+        String examId = Fixture.exam(wrongKey, 1);
+        Submitted paper = Fixture.paper(examId, Map.of("q1", "4"));
+        CountDownLatch release = new CountDownLatch(1);
+        StubServices.PAPER_HOLDS.put(paper.paperId(), release);
+        Fixture.publish(redis, paper);
+        // run 1 is in its grade step, held by a worker (its paper fetch is waiting): not parked
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> StubServices.PAPERS_HELD.contains(paper.paperId()));
+        String oldSaga = Fixture.result(paper.paperId()).getString("sagaId");
+
+        Fixture.putExam(examId, wrongKey.replace("\"key\":\"3\"", "\"key\":\"4\""), 2);
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/results/exams/" + examId + "/regrade").then()
+                .statusCode(202).body("regrading", equalTo(1));
+        assertEquals("RUNNING", Fixture.saga(oldSaga).getString("status"), "a run a worker holds is left to its worker");
+        release.countDown();
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> "SUPERSEDED".equals(Fixture.saga(oldSaga).getString("status")));
+        JsonPath old = Fixture.saga(oldSaga);
+        assertEquals(List.of("DONE", "DONE", "CANCELLED"), old.getList("steps.status"));
+        assertTrue(old.getString("history.find { it.event == 'SUPERSEDED' }.detail").contains("run 2"));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> Fixture.result(paper.paperId()).getInt("run") == 2
+                        && "GRADED".equals(Fixture.result(paper.paperId()).getString("status")));
+        assertEquals(2.0, Fixture.result(paper.paperId()).getDouble("score"), 1e-9);
+        List<ArchiveRecord> records = archive.forPaper(paper.paperId());
+        assertEquals(1, records.size(), "the superseded run appended no RESULT record: " + records);
+        assertEquals(2, records.get(0).run());
+        assertTrue(Fixture.MAPPER.readTree(records.get(0).payload()).path("supersedes").isNull());
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/archive/verify").then().statusCode(200)
+                .body("valid", equalTo(true));
+    }
+
+    @Test
     void aRegradeWhileTheOldRunWaitsForEssayMarksSupersedesItAndMarksGoToTheNewRun() throws Exception {
         String wrongKey = """
                 [{"id":"q1","type":"SINGLE","prompt":"2+2?","options":["3","4"],"points":2,"key":"3"},
