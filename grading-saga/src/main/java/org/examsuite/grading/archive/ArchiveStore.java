@@ -125,7 +125,7 @@ public class ArchiveStore {
             if (append.supersedes() && append.run() > 1) {
                 superseded = latestBefore(c, append.paperId(), append.kind(), append.run());
             }
-            String canonical = ChainHash.canonical(append.payload().apply(superseded).toString());
+            String canonical = ChainHash.canonical(append.payload().apply(superseded));
             String key = key(append.paperId(), append.kind(), append.run());
             ArchiveRecord existing = known.get(key);
             if (existing != null) {

@@ -1,21 +1,23 @@
 package org.examsuite.grading.steps;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The paper the grade step fetched, handed to the validate step of the same run so that a
- * paper crosses the network once. Memory only and bounded: after a restart, or when full,
+ * The paper the grade step fetched and parsed, handed to the validate step of the same run so
+ * that a paper crosses the network, and is parsed, once. Memory only and bounded: after a restart, or when full,
  * validate simply fetches the paper again (and then also checks it is the one graded).
  */
 @ApplicationScoped
 public class FetchedPapers {
-    private static final int MAX_ENTRIES = 10_000;
+    private static final int MAX_ENTRIES = 1_000;
 
-    private final ConcurrentHashMap<UUID, String> papers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<UUID, ObjectNode> papers = new ConcurrentHashMap<>();
 
-    void put(UUID sagaId, String raw) {
+    /** The paper as the grade step parsed it (validate reads it, never changes it). */
+    void put(UUID sagaId, ObjectNode raw) {
         if (papers.size() >= MAX_ENTRIES) {
             papers.clear(); // left behind by runs that lost their lease: dropping them only costs a fetch
         }
@@ -23,7 +25,7 @@ public class FetchedPapers {
     }
 
     /** The paper, once: null when this replica does not hold it. */
-    String take(UUID sagaId) {
+    ObjectNode take(UUID sagaId) {
         return papers.remove(sagaId);
     }
 

@@ -85,7 +85,9 @@ public class GradeStep implements SagaStep {
         if (!grading.complete()) {
             return StepOutcome.WAIT;
         }
-        fetched.put(context.sagaId(), raw);
+        if (paper instanceof ObjectNode parsed) {
+            fetched.put(context.sagaId(), parsed);
+        }
         return StepOutcome.DONE;
     }
 

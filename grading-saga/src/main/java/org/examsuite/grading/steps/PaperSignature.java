@@ -14,6 +14,7 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Pem;
 import org.examsuite.grading.archive.ChainHash;
@@ -36,6 +37,14 @@ public class PaperSignature {
 
     private volatile PublicKey key;
 
+    private static final Set<String> UNSIGNED = Set.of("digest", "signature");
+
+    /** One verifier per thread for the current key: a verify leaves it ready for the next. */
+    private final ThreadLocal<Verifier> verifiers = new ThreadLocal<>();
+
+    private record Verifier(PublicKey key, Signature signature) {
+    }
+
     /** The verified paper; a permanent {@link StepFailure} when it does not verify. */
     public ObjectNode verify(String raw) {
         ObjectNode paper;
@@ -48,30 +57,50 @@ public class PaperSignature {
         } catch (JsonProcessingException e) {
             throw StepFailure.permanent("the paper is not JSON");
         }
+        return verify(paper);
+    }
+
+    /**
+     * {@link #verify(String)} of a paper already parsed (the grade step's): not parsed again,
+     * and not changed. The digest's canonical JSON is written straight from the tree
+     * ({@link ChainHash#canonical(com.fasterxml.jackson.databind.JsonNode, Set)}).
+     */
+    public ObjectNode verify(ObjectNode paper) {
         String digest = paper.path("digest").asText(null);
         String signature = paper.path("signature").asText(null);
         if (digest == null || signature == null) {
             throw StepFailure.permanent("the paper has no digest or signature");
         }
-        ObjectNode unsigned = paper.deepCopy();
-        unsigned.remove("digest");
-        unsigned.remove("signature");
-        String recomputed = ChainHash.sha256(ChainHash.canonical(unsigned.toString()));
+        String recomputed = ChainHash.sha256(ChainHash.canonical(paper, UNSIGNED));
         if (!recomputed.equals(digest)) {
             throw StepFailure.permanent("paper digest mismatch: the paper's content does not give its digest");
         }
         PublicKey verifyingKey = publicKey();
+        boolean valid;
         try {
-            Signature verifier = Signature.getInstance(signatureAlgorithm(verifyingKey));
-            verifier.initVerify(verifyingKey);
+            byte[] bytes = Base64.getDecoder().decode(signature);
+            Signature verifier = verifier(verifyingKey);
             verifier.update(digest.getBytes(StandardCharsets.UTF_8));
-            if (!verifier.verify(Base64.getDecoder().decode(signature))) {
-                throw StepFailure.permanent("paper signature invalid");
-            }
+            valid = verifier.verify(bytes);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
+            verifiers.remove(); // its state after a failure is not specified: a fresh one next time
             throw StepFailure.permanent("paper signature invalid: " + e.getClass().getSimpleName());
         }
+        if (!valid) {
+            throw StepFailure.permanent("paper signature invalid");
+        }
         return paper;
+    }
+
+    private Signature verifier(PublicKey verifyingKey) throws GeneralSecurityException {
+        Verifier current = verifiers.get();
+        if (current == null || current.key() != verifyingKey) {
+            Signature fresh = Signature.getInstance(signatureAlgorithm(verifyingKey));
+            fresh.initVerify(verifyingKey);
+            current = new Verifier(verifyingKey, fresh);
+            verifiers.set(current);
+        }
+        return current.signature();
     }
 
     private PublicKey publicKey() {

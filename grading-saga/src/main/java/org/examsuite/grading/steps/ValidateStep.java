@@ -31,11 +31,13 @@ public class ValidateStep implements SagaStep {
 
     @Override
     public StepOutcome execute(SagaContext context) {
-        String raw = fetched.take(context.sagaId());
-        if (raw == null) {
-            raw = StepCalls.remote(() -> papers.paper(context.paperId()));
+        ObjectNode fetchedPaper = fetched.take(context.sagaId());
+        ObjectNode paper;
+        if (fetchedPaper == null) {
+            paper = signature.verify(StepCalls.remote(() -> papers.paper(context.paperId())));
+        } else {
+            paper = signature.verify(fetchedPaper);
         }
-        ObjectNode paper = signature.verify(raw);
         if (!context.paperId().equals(paper.path("paperId").asText())) {
             throw StepFailure.permanent("the paper served is not paper " + context.paperId());
         }
