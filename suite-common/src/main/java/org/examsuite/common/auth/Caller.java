@@ -13,8 +13,6 @@ import org.examsuite.common.problem.ApiException;
 public class Caller {
     @Inject
     SecurityIdentity identity;
-    @Inject
-    JsonWebToken jwt;
 
     public boolean isOperator() {
         return identity.hasRole(Roles.OPERATOR);
@@ -30,7 +28,8 @@ public class Caller {
 
     /** The operator's identity (token subject), for the audit log. */
     public String subject() {
-        return jwt.getSubject();
+        JsonWebToken jwt = jwt();
+        return jwt == null ? null : jwt.getSubject();
     }
 
     public String sessionId() {
@@ -46,7 +45,8 @@ public class Caller {
     }
 
     public long deviceEpoch() {
-        Object value = jwt.getClaim("deviceEpoch");
+        JsonWebToken jwt = jwt();
+        Object value = jwt == null ? null : jwt.getClaim("deviceEpoch");
         if (value instanceof JsonNumber number) {
             return number.longValue();
         }
@@ -75,8 +75,18 @@ public class Caller {
         throw ApiException.forbidden("Only the session's own candidate may do that.");
     }
 
+    /**
+     * The token's claims: the principal itself — the verifier's, or the claims-only one of a
+     * token served from {@link VerifiedTokens}. (An injected {@code JsonWebToken} would parse
+     * the token again for any principal but the verifier's own.)
+     */
+    private JsonWebToken jwt() {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt : null;
+    }
+
     private String claimString(String name) {
-        Object value = jwt.getClaim(name);
+        JsonWebToken jwt = jwt();
+        Object value = jwt == null ? null : jwt.getClaim(name);
         if (value instanceof JsonString string) {
             return string.getString();
         }

@@ -1,4 +1,4 @@
-package org.examsuite.submission.auth;
+package org.examsuite.common.auth;
 
 import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -25,7 +25,7 @@ public class TokenCaching implements SecurityIdentityAugmentor {
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        if (!identity.isAnonymous()) {
+        if (tokens.enabled() && !identity.isAnonymous()) {
             TokenCredential credential = identity.getCredential(TokenCredential.class);
             if (credential != null && credential.getToken() != null && !tokens.contains(credential.getToken())) {
                 tokens.remember(credential.getToken(), identity);
