@@ -2,7 +2,6 @@ package org.examsuite.answer.draft;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.trace.Span;
 import io.vertx.core.buffer.Buffer;
@@ -153,10 +152,9 @@ public class AutosaveRoute {
         AutosaveRequest parsed;
         Map<String, Question> questions = examQuestions.cached(candidate.examId());
         try {
-            JsonNode json = body.length() == 0 ? null : mapper.readTree(body.getBytes());
-            parsed = AutosaveRequest.parse(json, maxValueBytes);
+            parsed = AutosaveRequest.parse(mapper, body.getBytes(), maxValueBytes);
             if (questions == null) { // first request of an exam in this process: read and cache them
-                service.autosave(sessionId, candidate.examId(), candidate.deviceEpoch(), json).subscribe()
+                service.autosave(sessionId, candidate.examId(), candidate.deviceEpoch(), parsed).subscribe()
                         .with(saved -> ok(ctx, saved), failure -> problem(ctx, failure));
                 return;
             }

@@ -64,7 +64,11 @@ public class DraftService {
     }
 
     public Uni<DraftView.Saved> autosave(String sessionId, String examId, long deviceEpoch, JsonNode body) {
-        AutosaveRequest request = AutosaveRequest.parse(body, maxValueBytes);
+        return autosave(sessionId, examId, deviceEpoch, AutosaveRequest.parse(body, maxValueBytes));
+    }
+
+    /** {@link #autosave(String, String, long, JsonNode)} of a request already parsed and checked for shape. */
+    Uni<DraftView.Saved> autosave(String sessionId, String examId, long deviceEpoch, AutosaveRequest request) {
         return examQuestions.of(examId).chain(questions -> {
             List<Change> changes = validated(request, questions);
             return attempt(sessionId, deviceEpoch, request.version(), changes, false, false);
@@ -87,7 +91,7 @@ public class DraftService {
                 throw ApiException.badRequest("UNKNOWN_QUESTION", "The exam has no question '" + change.questionId() + "'.")
                         .with("questionId", change.questionId());
             }
-            if (!question.accepts(change.value())) {
+            if (!change.isAnswerTo(question)) {
                 throw ApiException.badRequest("INVALID_ANSWER",
                         "That is not an answer to the " + question.type() + " question '" + change.questionId() + "'.")
                         .with("questionId", change.questionId());

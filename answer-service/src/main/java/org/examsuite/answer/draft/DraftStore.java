@@ -7,6 +7,7 @@ import io.vertx.mutiny.redis.client.Response;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
@@ -28,8 +29,8 @@ public class DraftStore {
     @Inject
     RedisScripts scripts;
 
-    /** A change already validated: the question and its value as JSON text ({@code null} clears). */
-    public record Change(String questionId, String json) {
+    /** A change already validated: the question and its value as UTF-8 JSON text ({@code null} clears). */
+    public record Change(String questionId, byte[] json) {
     }
 
     /**
@@ -44,7 +45,7 @@ public class DraftStore {
         args.add(Long.toString(version));
         for (Change change : changes) {
             args.add(change.questionId());
-            args.add(change.json());
+            args.add(new String(change.json(), StandardCharsets.UTF_8)); // well-formed UTF-8: the same bytes again
         }
         return scripts.runThen(AUTOSAVE,
                 List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId), DraftKeys.pending(sessionId)), args,

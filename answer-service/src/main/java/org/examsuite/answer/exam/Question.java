@@ -26,6 +26,18 @@ public record Question(String id, String type, Set<String> options) {
         };
     }
 
+    /**
+     * {@link #accepts} for a JSON string value given as its text (the autosave hot path keeps
+     * string values as the bytes sent; the text is read only for a choice).
+     */
+    public boolean acceptsText(String text) {
+        return switch (type) {
+            case "SINGLE" -> options.contains(text);
+            case "FILL", "ESSAY" -> true;
+            default -> false;
+        };
+    }
+
     private boolean isSetOfOptions(JsonNode value) {
         if (!value.isArray()) {
             return false;
