@@ -255,7 +255,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
     }
 
     private static ChangeNode treeChange(String questionId, JsonNode value) {
-        // As the Redis client encodes the text (a lone surrogate becomes '?', as utf8Length counts it).
+        // As the Redis client encoded the text before (a lone surrogate becomes '?').
         return new ChangeNode(questionId, value, value.toString().getBytes(StandardCharsets.UTF_8), null);
     }
 
@@ -279,7 +279,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
             if (change == null) {
                 throw invalid("changes[" + i + "].value", "Each change needs a 'value' (null clears the answer).");
             }
-            // The UTF-8 bytes stored: a lone surrogate is the one byte of '?' (what utf8Length counts).
+            // The UTF-8 bytes stored (a lone surrogate is the one byte of '?', as the encoder writes it).
             if (change.json().length > maxValueBytes) {
                 throw ApiException.tooLarge("The value of '" + entry.questionId() + "' is larger than " + maxValueBytes
                         + " bytes.").with("questionId", entry.questionId());
@@ -288,30 +288,6 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
             byQuestion.put(entry.questionId(), change);
         }
         return new AutosaveRequest(version, new ArrayList<>(byQuestion.values()));
-    }
-
-    /**
-     * The UTF-8 length of {@code text} (a surrogate pair is 4 bytes, a lone surrogate the 1 byte
-     * of '?' that the encoder writes), counted without encoding; stops once past {@code limit}.
-     */
-    static long utf8Length(String text, int limit) {
-        long bytes = 0;
-        for (int i = 0, n = text.length(); i < n && bytes <= limit; i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                bytes += 1;
-            } else {
-                bytes += 3;
-            }
-        }
-        return bytes;
     }
 
     private static ApiException invalid(String field, String detail) {

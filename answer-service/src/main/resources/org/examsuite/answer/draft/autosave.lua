@@ -7,11 +7,27 @@
 -- ARGV[4..] questionId, JSON value (pairs)
 -- An answer field holds "<epoch>:<version>:<rev>:<json>". Versions stay strings when
 -- stored: Lua's tostring would print 2^53-1 in exponent form; tonumber is exact below 2^53.
+-- Few redis.call()s per request (each costs Redis CPU on the hot path): one HMGET for the
+-- draft's metadata and every answer named, one HSET for the draft and one for the pending hash.
+local function chunked(command, key, items)
+  local out = {}
+  for first = 1, #items, 1000 do -- unpack() is bounded; a request may name thousands of questions
+    local part = redis.call(command, key, unpack(items, first, math.min(first + 999, #items)))
+    if type(part) == 'table' then
+      for j = 1, #part do out[#out + 1] = part[j] end
+    end
+  end
+  return out
+end
 local state = redis.call('HMGET', KEYS[1], 'epoch', 'deadline', 'graceMs', 'status')
 if not state[1] then
   return {'NO_STATE'}
 end
-local meta = redis.call('HMGET', KEYS[2], 'gen', 'ver', 'sealed', 'rev', 'pset')
+local fields = {'gen', 'ver', 'sealed', 'rev', 'pset'}
+for i = 4, #ARGV, 2 do
+  fields[#fields + 1] = 'a:' .. ARGV[i]
+end
+local meta = chunked('HMGET', KEYS[2], fields)
 if not meta[1] then
   return {'NO_DRAFT'}
 end
@@ -31,9 +47,11 @@ end
 local version = tonumber(ARGV[3])
 local rev = (tonumber(meta[4] or '0') or 0) + 1
 local applied, stale = {}, {}
+local draftWrites, pendingWrites = {}, {}
+local written = {} -- a question named twice: the second sees what the first wrote
 for i = 4, #ARGV, 2 do
   local field = 'a:' .. ARGV[i]
-  local held = redis.call('HGET', KEYS[2], field)
+  local held = written[field] or meta[5 + (i - 2) / 2]
   local newer = true
   if held then
     local he, hv = string.match(held, '^(%d+):(%d+):')
@@ -44,23 +62,32 @@ for i = 4, #ARGV, 2 do
     end
   end
   if newer then
-    redis.call('HSET', KEYS[2], field, ARGV[2] .. ':' .. ARGV[3] .. ':' .. rev .. ':' .. ARGV[i + 1])
-    redis.call('HSET', KEYS[3], ARGV[i], rev)
+    local value = ARGV[2] .. ':' .. ARGV[3] .. ':' .. rev .. ':' .. ARGV[i + 1]
+    written[field] = value
+    draftWrites[#draftWrites + 1] = field
+    draftWrites[#draftWrites + 1] = value
+    pendingWrites[#pendingWrites + 1] = ARGV[i]
+    pendingWrites[#pendingWrites + 1] = rev
     applied[#applied + 1] = ARGV[i]
   end
 end
 local ver = meta[2] or '0'
 if #applied > 0 then
-  redis.call('HSET', KEYS[2], 'rev', rev)
+  draftWrites[#draftWrites + 1] = 'rev'
+  draftWrites[#draftWrites + 1] = rev
   if not meta[5] then
     -- pset: the first revision recorded in the pending hash; revisions before it (a draft
     -- written by an older release) are found by read.lua's full scan
-    redis.call('HSET', KEYS[2], 'pset', rev)
+    draftWrites[#draftWrites + 1] = 'pset'
+    draftWrites[#draftWrites + 1] = rev
   end
   if version > tonumber(ver) then
     ver = ARGV[3]
-    redis.call('HSET', KEYS[2], 'ver', ver)
+    draftWrites[#draftWrites + 1] = 'ver'
+    draftWrites[#draftWrites + 1] = ver
   end
+  chunked('HSET', KEYS[2], draftWrites)
+  chunked('HSET', KEYS[3], pendingWrites)
   if now > deadline then
     redis.call('HINCRBY', KEYS[2], 'late', #applied)
   end
