@@ -20,7 +20,8 @@ REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DB="${REDIS_DB:-2}"
 DB_NAME="${DB_NAME:-exam_bench}"
-JAR="$ROOT/answer-service/target/quarkus-app/quarkus-run.jar"
+# JAR: another build of the service (e.g. a copy of target/quarkus-app, for an A/B while target is rebuilt)
+JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
 # The service's recommended JVM flags (docs/ARCHITECTURE.md, "answer-service as built"): peak RSS at this
 # benchmark's load about 300 MiB. Serial GC (no G1 remembered sets on a 2-core pod), a fixed
 # 112 MiB heap with a large young generation (autosaves are short-lived garbage), capped
@@ -150,12 +151,53 @@ wait_for_flush
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 
+thread_ticks() { # "name ticks" per thread of the service (thread names with spaces joined by _)
+  for t in /proc/"$SERVICE_PID"/task/*; do
+    [ -r "$t/stat" ] || continue
+    printf '%s %s\n' "$(tr ' ' '_' <"$t/comm")" "$(awk '{sub(/.*\) /, ""); print $12 + $13}' "$t/stat" 2>/dev/null || echo 0)"
+  done | awk '{sub(/-?[0-9]+$/, "#", $1); n[$1] += $2} END {for (k in n) print k, n[k]}' | sort
+}
+
 for c in $CONNECTIONS; do
   curl -sf "$URL/q/metrics" >"$WORK/before.txt"
+  # PROFILE=<dir>: a JFR recording (settings=profile) of each autosave run only, and the
+  # service's CPU per thread kind over it (event loops, JIT, GC, ...), beside the results.
+  if [ -n "${PROFILE:-}" ]; then
+    mkdir -p "$PROFILE"
+    jcmd "$SERVICE_PID" JFR.start name=autosave settings=profile filename="$PROFILE/autosave-$c.jfr" >/dev/null
+    thread_ticks >"$WORK/threads0.txt"
+    redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis0.txt"
+  fi
   cpu0=$(cpu_snapshot)
   run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
   wait_for_flush # the write-behind's CPU belongs to the autosaves
   cpu1=$(cpu_snapshot)
+  if [ -n "${PROFILE:-}" ]; then
+    thread_ticks >"$WORK/threads1.txt"
+    jcmd "$SERVICE_PID" JFR.stop name=autosave >/dev/null
+    n=$(field "$WORK/a-$c.txt" requests)
+    join "$WORK/threads0.txt" "$WORK/threads1.txt" | awk -v n="${n:-1}" -v hz="$(getconf CLK_TCK)" \
+      '{d = ($3 - $2) * 1e6 / hz / n; if (d >= 0.5) printf "%-40s %6.1f us/req\n", $1, d}' | sort -k2 -nr \
+      >"$PROFILE/threads-autosave-$c.txt"
+    # Redis CPU per request by command (commands run inside scripts count under their own name
+    # too, and inside evalsha); the whole server's, so others' load counts as well.
+    redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis1.txt"
+    python3 - "$WORK/redis0.txt" "$WORK/redis1.txt" "${n:-1}" >"$PROFILE/redis-autosave-$c.txt" <<'PY'
+import re, sys
+def stats(path):
+    out = {}
+    for line in open(path):
+        m = re.match(r'cmdstat_(\S+):calls=(\d+),usec=(\d+)', line)
+        if m:
+            out[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return out
+a, b, n = stats(sys.argv[1]), stats(sys.argv[2]), max(int(sys.argv[3]), 1)
+rows = [(k, b[k][0] - a.get(k, (0, 0))[0], b[k][1] - a.get(k, (0, 0))[1]) for k in b]
+for k, calls, usec in sorted(rows, key=lambda r: -r[2]):
+    if usec > 0:
+        print(f"{k:24} {calls / n:8.2f} calls/req {usec / n:8.2f} us/req")
+PY
+  fi
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
   run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
