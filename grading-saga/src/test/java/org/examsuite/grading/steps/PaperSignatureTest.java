@@ -57,6 +57,61 @@ class PaperSignatureTest {
     }
 
     @Test
+    void theEd25519VerifierAgreesWithTheJdksOnValidAndTamperedSignatures() throws Exception {
+        java.util.Random random = new java.util.Random(5);
+        for (int k = 0; k < 20; k++) {
+            KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            var point = PaperSignature.ed25519Point(pair.getPublic());
+            for (int m = 0; m < 10; m++) {
+                byte[] bytes = new byte[32];
+                random.nextBytes(bytes);
+                String digest = java.util.HexFormat.of().formatHex(bytes);
+                Signature signer = Signature.getInstance("Ed25519");
+                signer.initSign(pair.getPrivate());
+                signer.update(digest.getBytes(StandardCharsets.UTF_8));
+                byte[] signed = signer.sign();
+                PaperSignature.verifyEd25519(point, digest, Base64.getEncoder().encodeToString(signed));
+                byte[] tampered = signed.clone();
+                int bit = random.nextInt(tampered.length * 8);
+                tampered[bit / 8] ^= (byte) (1 << (bit % 8));
+                Signature jdk = Signature.getInstance("Ed25519");
+                jdk.initVerify(pair.getPublic());
+                jdk.update(digest.getBytes(StandardCharsets.UTF_8));
+                boolean jdkAccepts;
+                try {
+                    jdkAccepts = jdk.verify(tampered);
+                } catch (java.security.SignatureException e) {
+                    jdkAccepts = false;
+                }
+                boolean accepted;
+                try {
+                    PaperSignature.verifyEd25519(point, digest, Base64.getEncoder().encodeToString(tampered));
+                    accepted = true;
+                } catch (StepFailure refused) {
+                    accepted = false;
+                }
+                assertEquals(false, jdkAccepts, "bit " + bit);
+                assertEquals(jdkAccepts, accepted, "bit " + bit);
+                String otherDigest = digest.substring(1) + "0";
+                assertThrows(StepFailure.class,
+                        () -> PaperSignature.verifyEd25519(point, otherDigest, Base64.getEncoder().encodeToString(signed)));
+            }
+        }
+    }
+
+    @Test
+    void rfc8032TestVector2Verifies() throws Exception {
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        byte[] spki = hex.parseHex("302a300506032b6570032100" + "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c");
+        var key = java.security.KeyFactory.getInstance("Ed25519").generatePublic(new java.security.spec.X509EncodedKeySpec(spki));
+        String signature = Base64.getEncoder().encodeToString(hex.parseHex("92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
+                + "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"));
+        PaperSignature.verifyEd25519(PaperSignature.ed25519Point(key), "r", signature);
+        assertThrows(StepFailure.class, () -> PaperSignature.verifyEd25519(PaperSignature.ed25519Point(key), "s", signature));
+        assertThrows(StepFailure.class, () -> PaperSignature.verifyEd25519(PaperSignature.ed25519Point(key), "r", "AAAA"));
+    }
+
+    @Test
     void refusesAForgedOrEditedPaper() throws Exception {
         KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         KeyPair other = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
