@@ -12,9 +12,13 @@ if upto > (tonumber(meta[2] or '0') or 0) then
   redis.call('HSET', KEYS[1], 'prev', ARGV[1])
 end
 local pending = redis.call('HGETALL', KEYS[2])
+local done = {}
 for i = 1, #pending, 2 do
   if tonumber(pending[i + 1]) <= upto then
-    redis.call('HDEL', KEYS[2], pending[i])
+    done[#done + 1] = pending[i]
   end
+end
+for first = 1, #done, 1000 do -- one HDEL (in chunks: unpack() is bounded), not one each
+  redis.call('HDEL', KEYS[2], unpack(done, first, math.min(first + 999, #done)))
 end
 return 1

@@ -37,8 +37,16 @@ if pset == 0 or prev + 1 < pset then
   end
   return out
 end
-for _, question in ipairs(redis.call('HKEYS', KEYS[2])) do
-  local field = 'a:' .. question
-  keep(field, redis.call('HGET', KEYS[1], field))
+-- one HMGET for the pending answers (in chunks: unpack() is bounded), not one HGET each
+local questions = redis.call('HKEYS', KEYS[2])
+for first = 1, #questions, 1000 do
+  local fields = {}
+  for j = first, math.min(first + 999, #questions) do
+    fields[#fields + 1] = 'a:' .. questions[j]
+  end
+  local values = redis.call('HMGET', KEYS[1], unpack(fields))
+  for j = 1, #fields do
+    keep(fields[j], values[j])
+  end
 end
 return out
