@@ -14,6 +14,9 @@ SESSIONS="${SESSIONS:-5000}"
 CONNECTIONS="${CONNECTIONS:-50 200 1000}"
 DURATION="${DURATION:-30}"
 WARMUP="${WARMUP:-30}"
+# CELL_WARMUP: seconds of the same target, discarded, right before each measured run (the JIT
+# of JDK 17 flushes code the other target's run left cold; see README "Comparing a change")
+CELL_WARMUP="${CELL_WARMUP:-0}"
 THREADS="${THREADS:-2}"
 BENCH_PORT="${BENCH_PORT:-18082}"
 REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
@@ -145,7 +148,7 @@ wait_for_flush
 {
   echo "# Autosave benchmark $STAMP"
   echo
-  echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell; load generator on the same host."
+  echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell (warm-up ${WARMUP}s per target, ${CELL_WARMUP}s before each cell); load generator on the same host; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
   echo
   echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling | CPU µs/req service / Redis / PostgreSQL |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -159,6 +162,7 @@ thread_ticks() { # "name ticks" per thread of the service (thread names with spa
 }
 
 for c in $CONNECTIONS; do
+  if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk autosave "$c" "$CELL_WARMUP" "$WORK/cw-a.txt"; wait_for_flush; fi
   curl -sf "$URL/q/metrics" >"$WORK/before.txt"
   # PROFILE=<dir>: a JFR recording (settings=profile) of each autosave run only, and the
   # service's CPU per thread kind over it (event loops, JIT, GC, ...), beside the results.
@@ -200,6 +204,7 @@ PY
   fi
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
+  if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk ceiling "$c" "$CELL_WARMUP" "$WORK/cw-c.txt"; cpu1=$(cpu_snapshot); fi
   run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
   cpu2=$(cpu_snapshot)
   a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
