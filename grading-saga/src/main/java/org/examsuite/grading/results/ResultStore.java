@@ -123,26 +123,26 @@ public class ResultStore {
             long keyRevision, String candidateId) {
     }
 
-    /** {@link #graded} for several results in one batch (one round trip). */
+    /** {@link #graded} for several results in one statement. */
     public void gradedAll(Connection c, List<Graded> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
-        try (PreparedStatement update = c.prepareStatement("UPDATE result SET status = 'GRADED', archive_seq = ?, reason = NULL, "
-                + "score = ?, max_score = ?, marks = ?::jsonb, key_revision = ?, candidate_id = COALESCE(?, candidate_id), "
-                + "updated_at = now() WHERE paper_id = ? AND run = ?")) {
-            for (Graded row : rows) {
-                update.setLong(1, row.archiveSeq());
-                update.setBigDecimal(2, row.score());
-                update.setBigDecimal(3, row.maxScore());
-                update.setString(4, row.marks());
-                update.setLong(5, row.keyRevision());
-                update.setString(6, row.candidateId());
-                update.setString(7, row.paperId());
-                update.setInt(8, row.run());
-                update.addBatch();
-            }
-            update.executeBatch();
+        try (PreparedStatement update = c.prepareStatement("UPDATE result r SET status = 'GRADED', archive_seq = t.seq, "
+                + "reason = NULL, score = t.score, max_score = t.max_score, marks = t.marks::jsonb, key_revision = t.revision, "
+                + "candidate_id = COALESCE(t.candidate_id, r.candidate_id), updated_at = now() "
+                + "FROM unnest(?::text[], ?::int[], ?::bigint[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::text[]) "
+                + "AS t(paper_id, run, seq, score, max_score, marks, revision, candidate_id) "
+                + "WHERE r.paper_id = t.paper_id AND r.run = t.run")) {
+            update.setArray(1, c.createArrayOf("text", rows.stream().map(Graded::paperId).toArray()));
+            update.setArray(2, c.createArrayOf("int4", rows.stream().map(Graded::run).toArray()));
+            update.setArray(3, c.createArrayOf("int8", rows.stream().map(Graded::archiveSeq).toArray()));
+            update.setArray(4, c.createArrayOf("numeric", rows.stream().map(Graded::score).toArray()));
+            update.setArray(5, c.createArrayOf("numeric", rows.stream().map(Graded::maxScore).toArray()));
+            update.setArray(6, c.createArrayOf("text", rows.stream().map(Graded::marks).toArray()));
+            update.setArray(7, c.createArrayOf("int8", rows.stream().map(Graded::keyRevision).toArray()));
+            update.setArray(8, c.createArrayOf("text", rows.stream().map(Graded::candidateId).toArray()));
+            update.executeUpdate();
         }
     }
 

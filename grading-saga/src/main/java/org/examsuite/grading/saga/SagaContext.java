@@ -36,6 +36,15 @@ public record SagaContext(UUID sagaId, String paperId, int run, String examId, S
         stepWrites.add(write);
     }
 
+    /**
+     * {@link #withStepRecord} for a write that only matters while the saga has not ended (the
+     * grade step's provisional marks): left out when the saga's end is written in the same
+     * transaction, whose own writes then supersede it (the archive's GRADED result).
+     */
+    public void withProvisionalStepRecord(SagaStore.TxHook write) {
+        stepWrites.add(new SagaStore.ProvisionalWrite(write));
+    }
+
     /** The writes handed over by the step that just ran, and none left behind. */
     List<SagaStore.TxHook> drainStepWrites() {
         List<SagaStore.TxHook> writes = List.copyOf(stepWrites);

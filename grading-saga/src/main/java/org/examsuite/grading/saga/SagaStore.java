@@ -385,7 +385,8 @@ public class SagaStore {
     /**
      * Writes the completion records of self-recording steps for many sagas at once, in the
      * caller's transaction (after {@link #lockHeld}, for held sagas only): the writes the
-     * unrecorded steps handed over, then four statements for all of them — the sagas' data
+     * unrecorded steps handed over (not the provisional ones of a saga that ends here), then
+     * three statements for all of them — the sagas' data
      * (and end, COMPLETED, for a last step), their steps DONE, their history rows — and the
      * definition's {@code completed} outcome of every saga that ended. What the caller writes
      * in the same transaction commits or rolls back with it.
@@ -410,7 +411,9 @@ public class SagaStore {
                     throw new IllegalStateException("a self-recording step records forward steps only");
                 }
                 for (TxHook write : done.writes()) {
-                    write.run(c);
+                    if (!(record.last && write instanceof ProvisionalWrite)) {
+                        write.run(c);
+                    }
                 }
                 stepIds.add(record.sagaId);
                 positions.add(done.position());
@@ -677,6 +680,14 @@ public class SagaStore {
     @FunctionalInterface
     public interface TxHook {
         void run(Connection connection) throws SQLException;
+    }
+
+    /** A step's write that the saga's end in the same transaction makes moot (SagaContext.withProvisionalStepRecord). */
+    record ProvisionalWrite(TxHook write) implements TxHook {
+        @Override
+        public void run(Connection connection) throws SQLException {
+            write.run(connection);
+        }
     }
 
     /** Several history rows in one statement (the driver rewrites the batch into one multi-row INSERT); nulls skipped. */

@@ -79,8 +79,9 @@ public class GradeStep implements SagaStep {
         String reason = grading.complete() ? null : "awaiting operator marks for " + String.join(", ", grading.awaiting());
         String candidateId = grade.path("candidateId").asText(null);
         String marksJson = marks.toString();
-        // written with the step's record (DONE, or WAITING for essays): one transaction, not two
-        context.withStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
+        // written with the step's record (DONE, or WAITING for essays): one transaction, not two; left out
+        // when the saga completes in that transaction (the archive's GRADED result writes the same marks)
+        context.withProvisionalStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
                 grading.maxScore(), marksJson, exam.keyRevision(), reason));
         if (!grading.complete()) {
             return StepOutcome.WAIT;
