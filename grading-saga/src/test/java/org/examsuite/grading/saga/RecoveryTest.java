@@ -46,6 +46,10 @@ class RecoveryTest {
     ResultStore results;
     @Inject
     ArchiveStore archive;
+    @Inject
+    org.examsuite.grading.steps.ResultArchiver archiver;
+    @Inject
+    SagaEngine engine;
 
     @Test
     void aSagaWhoseReplicaDiedDuringValidateResumesWithoutGradingAgain() throws Exception {
@@ -77,6 +81,67 @@ class RecoveryTest {
         assertEquals(2.0, awaitStatus(paper.paperId(), "GRADED").getDouble("score"), 1e-9);
         assertEquals(List.of(2, 1, 1), awaitSaga(paper.paperId(), "COMPLETED").getList("steps.attempts"));
         assertEquals(1, archive.forPaper(paper.paperId()).size());
+    }
+
+    @Test
+    void aReplicaThatDiedMidPassRecordedNothingAndTheSagaRunsFromTheStartOnce() {
+        // steps record their start with their end: a replica that died after grading and validating, before the
+        // archive's transaction, left the log as it found it (every step PENDING) and its lease running out
+        String examId = Fixture.exam(EXAM, 1);
+        Submitted paper = Fixture.paper(examId, Map.of("q1", "4", "q2", true));
+        crashed(paper, "{}", new String[] {"PENDING", "PENDING", "PENDING"});
+
+        assertEquals(3.0, awaitStatus(paper.paperId(), "GRADED").getDouble("score"), 1e-9);
+        JsonPath saga = awaitSaga(paper.paperId(), "COMPLETED");
+        assertEquals(List.of("DONE", "DONE", "DONE"), saga.getList("steps.status"));
+        assertEquals(List.of(1, 1, 1), saga.getList("steps.attempts"));
+        assertEquals(List.of("CREATED", "STEP_STARTED:grade", "STEP_DONE:grade", "STEP_STARTED:validate", "STEP_DONE:validate",
+                "STEP_STARTED:archive", "STEP_DONE:archive", "COMPLETED"),
+                saga.getList("history.collect { it.event + (it.step ? ':' + it.step : '') }"));
+        assertEquals(1, archive.forPaper(paper.paperId()).size());
+    }
+
+    @Test
+    void theArchivesGroupCommitWritesNothingForAWorkerWhoseLeaseIsGone() throws Exception {
+        Submitted paper = Fixture.paper(Fixture.exam(EXAM, 1), Map.of("q1", "4"));
+        UUID sagaId = crashed(paper, "{}", new String[] {"PENDING", "PENDING", "PENDING"}, "replica-a/w0");
+        ObjectNode grade = (ObjectNode) Fixture.MAPPER.readTree("""
+                {"paperDigest": "d", "candidateId": "c-1", "keyRevision": 1, "score": 2, "maxScore": 3,
+                 "marks": [{"questionId": "q1", "type": "SINGLE", "points": 2, "score": 2},
+                           {"questionId": "q2", "type": "TRUE_FALSE", "points": 1, "score": 0}], "awaiting": []}""");
+        SagaDefinition definition = engine.definition(GradingSaga.NAME);
+
+        // replica b does not hold the saga: its archive step writes neither the record, nor the result, nor the log
+        SagaContext stale = context(paper, sagaId, grade);
+        assertThrows(SagaStore.LeaseLost.class, () -> archiver.append(stale, grade, pass(sagaId, "replica-b/w0", stale, definition)));
+        assertEquals(0, archive.forPaper(paper.paperId()).size());
+        assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
+        assertEquals(List.of("PENDING", "PENDING", "PENDING"), sagas.steps(sagaId).stream().map(SagaStore.StepRow::status).toList());
+
+        // the holder's: record, GRADED result, the whole pass's log and the saga's end, in one transaction
+        SagaContext held = context(paper, sagaId, grade);
+        StepRecord record = pass(sagaId, "replica-a/w0", held, definition);
+        assertEquals(1, archiver.append(held, grade, record).record().run());
+        assertEquals(StepOutcome.DONE, record.written());
+        assertEquals(1, archive.forPaper(paper.paperId()).size());
+        assertEquals("COMPLETED", sagas.find(sagaId).orElseThrow().status());
+        assertEquals(List.of("DONE", "DONE", "DONE"), sagas.steps(sagaId).stream().map(SagaStore.StepRow::status).toList());
+        assertEquals(List.of(1, 1, 1), sagas.steps(sagaId).stream().map(SagaStore.StepRow::attempts).toList());
+        assertEquals("GRADED", results.runs(paper.paperId()).get(0).status());
+    }
+
+    private static SagaContext context(Submitted paper, UUID sagaId, ObjectNode grade) {
+        ObjectNode data = Fixture.MAPPER.createObjectNode();
+        data.set("grade", grade);
+        return new SagaContext(sagaId, paper.paperId(), 1, paper.examId(), paper.sessionId(), data);
+    }
+
+    /** What the engine hands the archive step after grade and validate ran in the same pass, unrecorded. */
+    private static StepRecord pass(UUID sagaId, String owner, SagaContext context, SagaDefinition definition) {
+        SagaStore.Completed grade = new SagaStore.Completed(0, "grade", null, false, List.of(), false, null);
+        SagaStore.Completed validate = new SagaStore.Completed(1, "validate", null, false, List.of(), false, grade);
+        SagaStore.Completed archiveStep = new SagaStore.Completed(2, "archive", null, false, List.of(), false, validate);
+        return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition.outcomes());
     }
 
     @Test
