@@ -164,29 +164,37 @@ thread_ticks() { # "name ticks" per thread of the service (thread names with spa
 for c in $CONNECTIONS; do
   if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk autosave "$c" "$CELL_WARMUP" "$WORK/cw-a.txt"; wait_for_flush; fi
   curl -sf "$URL/q/metrics" >"$WORK/before.txt"
-  # PROFILE=<dir>: a JFR recording (settings=profile) of each autosave run only, and the
-  # service's CPU per thread kind over it (event loops, JIT, GC, ...), beside the results.
+  # Beside the results, per autosave run: the service's CPU per thread kind (event loops, C2/C1
+  # compiler, VM_Thread = Serial GC), its GC counts and times (jstat), and Redis' CPU per command.
+  # PROFILE=<dir>: also a JFR recording (settings=profile) of each autosave run only. Starting
+  # JFR makes the JIT recompile much of the hot code, so its compiler CPU counts in that run.
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$PROFILE"
     jcmd "$SERVICE_PID" JFR.start name=autosave settings=profile filename="$PROFILE/autosave-$c.jfr" >/dev/null
-    thread_ticks >"$WORK/threads0.txt"
-    redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis0.txt"
   fi
+  thread_ticks >"$WORK/threads0.txt"
+  jstat -gc "$SERVICE_PID" 2>/dev/null | tail -1 >"$WORK/gc0.txt" || true
+  redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis0.txt" 2>/dev/null || true
   cpu0=$(cpu_snapshot)
   run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
   wait_for_flush # the write-behind's CPU belongs to the autosaves
   cpu1=$(cpu_snapshot)
+  thread_ticks >"$WORK/threads1.txt"
+  jstat -gc "$SERVICE_PID" 2>/dev/null | tail -1 >"$WORK/gc1.txt" || true
+  redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis1.txt" 2>/dev/null || true
   if [ -n "${PROFILE:-}" ]; then
-    thread_ticks >"$WORK/threads1.txt"
     jcmd "$SERVICE_PID" JFR.stop name=autosave >/dev/null
-    n=$(field "$WORK/a-$c.txt" requests)
+  fi
+  STATS="$RESULTS/$STAMP-autosave-$c.stats.txt"
+  n=$(field "$WORK/a-$c.txt" requests)
+  {
+    echo "service CPU per thread kind (µs per request):"
     join "$WORK/threads0.txt" "$WORK/threads1.txt" | awk -v n="${n:-1}" -v hz="$(getconf CLK_TCK)" \
-      '{d = ($3 - $2) * 1e6 / hz / n; if (d >= 0.5) printf "%-40s %6.1f us/req\n", $1, d}' | sort -k2 -nr \
-      >"$PROFILE/threads-autosave-$c.txt"
-    # Redis CPU per request by command (commands run inside scripts count under their own name
-    # too, and inside evalsha); the whole server's, so others' load counts as well.
-    redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis1.txt"
-    python3 - "$WORK/redis0.txt" "$WORK/redis1.txt" "${n:-1}" >"$PROFILE/redis-autosave-$c.txt" <<'PY'
+      '{d = ($3 - $2) * 1e6 / hz / n; if (d >= 0.5) printf "  %-40s %6.1f\n", $1, d}' | sort -k2 -nr
+    # jstat -gc columns (JDK 17): ... YGC YGCT FGC FGCT CGC CGCT GCT
+    paste "$WORK/gc0.txt" "$WORK/gc1.txt" | awk '{h = NF / 2; printf "GC over the run: %d young (%.3f s), %d full (%.3f s)\n", $(h+h-6) - $(h-6), $(h+h-5) - $(h-5), $(h+h-4) - $(h-4), $(h+h-3) - $(h-3)}'
+    echo "Redis CPU per command (commands inside scripts count under their own name too):"
+    python3 - "$WORK/redis0.txt" "$WORK/redis1.txt" "${n:-1}" <<'PY'
 import re, sys
 def stats(path):
     out = {}
@@ -199,9 +207,9 @@ a, b, n = stats(sys.argv[1]), stats(sys.argv[2]), max(int(sys.argv[3]), 1)
 rows = [(k, b[k][0] - a.get(k, (0, 0))[0], b[k][1] - a.get(k, (0, 0))[1]) for k in b]
 for k, calls, usec in sorted(rows, key=lambda r: -r[2]):
     if usec > 0:
-        print(f"{k:24} {calls / n:8.2f} calls/req {usec / n:8.2f} us/req")
+        print(f"  {k:24} {calls / n:8.2f} calls/req {usec / n:8.2f} us/req")
 PY
-  fi
+  } >"$STATS" 2>&1 || true
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
   if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk ceiling "$c" "$CELL_WARMUP" "$WORK/cw-c.txt"; cpu1=$(cpu_snapshot); fi
