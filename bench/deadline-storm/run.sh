@@ -178,6 +178,12 @@ for n in $SESSIONS; do
     echo "| submission-service CPU s in JIT compiler / GC threads (of the above) | $(awk -v j="$((jit_sub1 - jit_sub0))" -v g="$((gc_sub1 - gc_sub0))" 'BEGIN { printf "%.1f / %.1f", j / 1000, g / 1000 }') |"
   } >>"$OUT"
 done
+# Peak RSS of each service JVM over the whole run (the budget is 300 MiB per service JVM).
+peak_rss() { awk '/VmHWM/ { printf "%d MiB", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "gone (exited)"; }
+{
+  echo
+  echo "Peak RSS (VmHWM) over the run: submission-service $(peak_rss "$SUBMISSION_PID") (${JAVA_OPTS_SUBMISSION:-${JAVA_OPTS:-default flags}}), answer-service $(peak_rss "$ANSWER_PID") (${JAVA_OPTS_ANSWER:-${JAVA_OPTS:-default flags}})."
+} >>"$OUT"
 grep -h "ERROR" "$WORK/submission-service.log" | head -5 >>"$OUT" || true
 cat "$OUT"
 echo "report: $OUT"
