@@ -9,8 +9,11 @@ import java.security.Key;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.interfaces.EdECPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Pem;
 import org.jboss.logging.Logger;
@@ -23,6 +26,12 @@ import org.jboss.logging.Logger;
  * key (what {@code ./exam} generates) signs Ed25519, an RSA key SHA256withRSA
  * (RSASSA-PKCS1-v1_5) — so keys can move from RSA to Ed25519 without a flag day; grading-saga
  * verifies either by its public key's type. The key is read at first use, not at class init.
+ * <p>
+ * Ed25519 signs with BouncyCastle's signer, not JDK 17's: the JDK's is generic field
+ * arithmetic that only C2 makes fast, and submission-service runs C1 only (its load is a cold
+ * rush) — in the deadline storm JDK signing was a third of the service's CPU samples.
+ * Ed25519 is deterministic, so both give the same signature for the same key and digest
+ * (PaperSignerTest checks it).
  */
 @ApplicationScoped
 public class PaperSigner {
@@ -31,18 +40,18 @@ public class PaperSigner {
     @ConfigProperty(name = "exam.paper.signing.private-key")
     String privateKeyPem;
     /**
-     * Signatures made at start-up, on a background thread, before the first paper: JDK 17's
-     * Ed25519 is plain Java field arithmetic, several times slower until the JIT has compiled
-     * it — and a deadline rush is the first time a service signs many papers (measured in the
-     * deadline storm: signing was 18 % of the CPU samples of a freshly started service).
+     * Signatures made at start-up, on a background thread, before the first paper: signing is
+     * several times slower until the JIT has compiled it — and a deadline rush is the first
+     * time a service signs many papers (measured in the deadline storm: signing was 18 % of the
+     * CPU samples of a freshly started service).
      */
-    @ConfigProperty(name = "exam.paper.signing.warm-up", defaultValue = "3000")
+    @ConfigProperty(name = "exam.paper.signing.warm-up", defaultValue = "500")
     int warmUp;
 
     private volatile SigningKey key;
 
-    /** A private key and the signature algorithm its type implies. */
-    record SigningKey(PrivateKey key, String algorithm) {
+    /** A private key and the signature algorithm its type implies (and BouncyCastle's form of an Ed25519 key). */
+    record SigningKey(PrivateKey key, String algorithm, Ed25519PrivateKeyParameters ed25519) {
     }
 
     void warmUp(@Observes StartupEvent event) {
@@ -83,10 +92,17 @@ public class PaperSigner {
 
     public String sign(String digest) {
         SigningKey signing = key();
+        byte[] message = digest.getBytes(StandardCharsets.UTF_8);
+        if (signing.ed25519() != null) {
+            Ed25519Signer signer = new Ed25519Signer();
+            signer.init(true, signing.ed25519());
+            signer.update(message, 0, message.length);
+            return Base64.getEncoder().encodeToString(signer.generateSignature());
+        }
         try {
             Signature signer = Signature.getInstance(signing.algorithm());
             signer.initSign(signing.key());
-            signer.update(digest.getBytes(StandardCharsets.UTF_8));
+            signer.update(message);
             return Base64.getEncoder().encodeToString(signer.sign());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("could not sign a paper", e);
@@ -102,7 +118,12 @@ public class PaperSigner {
         SigningKey current = key;
         if (current == null) {
             PrivateKey parsed = privateKey(privateKeyPem);
-            current = new SigningKey(parsed, signatureAlgorithm(parsed));
+            String algorithm = signatureAlgorithm(parsed);
+            Ed25519PrivateKeyParameters ed25519 = parsed instanceof EdECPrivateKey edec && "Ed25519".equals(algorithm)
+                    ? new Ed25519PrivateKeyParameters(edec.getBytes()
+                            .orElseThrow(() -> new IllegalStateException("the Ed25519 paper key has no private bytes")), 0)
+                    : null;
+            current = new SigningKey(parsed, algorithm, ed25519);
             key = current;
         }
         return current;

@@ -45,6 +45,20 @@ class PaperSignerTest {
     }
 
     @Test
+    void ed25519SignaturesAreTheJdksOwn() throws Exception {
+        // Ed25519 is deterministic: BouncyCastle's signer must give exactly the JDK's signature.
+        for (int i = 0; i < 50; i++) {
+            KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            PaperSigner signer = signer(pair);
+            String digest = signer.digest("{\"paperId\":\"p-" + i + "\"}");
+            Signature jdk = Signature.getInstance("Ed25519");
+            jdk.initSign(pair.getPrivate());
+            jdk.update(digest.getBytes(StandardCharsets.UTF_8));
+            assertEquals(Base64.getEncoder().encodeToString(jdk.sign()), signer.sign(digest));
+        }
+    }
+
+    @Test
     void anRsaKeyStillSignsSha256WithRsa() throws Exception {
         KeyPair pair = Pem.generateRsa();
         PaperSigner signer = signer(pair);
