@@ -19,8 +19,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.answer.auth.VerifiedTokens;
-import org.examsuite.answer.auth.VerifiedTokens.Candidate;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.auth.VerifiedTokens;
 import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.answer.exam.ExamQuestions;
@@ -112,12 +112,29 @@ public class AutosaveRoute {
         request.resume(); // Quarkus pauses each request until a handler asks for its body
     }
 
+    /** What the hot path needs of a verified candidate token: the session it is bound to, the exam and the device epoch. */
+    record Candidate(String sessionId, String examId, long deviceEpoch) {
+    }
+
+    /**
+     * The candidate a verified, unexpired token with the {@code candidate} role (bound by the
+     * candidate tenant) speaks for; null for any other token (unknown, expired, operator,
+     * service, or one without these claims: the full path answers those).
+     */
     private Candidate candidate(HttpServerRequest request) {
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization == null || authorization.length() <= 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }
-        return tokens.findCandidate(authorization.substring(7).trim());
+        VerifiedTokens.Verified verified = tokens.findVerified(authorization.substring(7).trim());
+        if (verified == null || !verified.hasRole(Roles.CANDIDATE)) {
+            return null;
+        }
+        String sessionId = verified.claimString("sessionId");
+        String examId = verified.claimString("examId");
+        Long deviceEpoch = verified.claimLong("deviceEpoch");
+        return sessionId == null || examId == null || deviceEpoch == null ? null
+                : new Candidate(sessionId, examId, deviceEpoch);
     }
 
     private boolean hasBoundedLength(HttpServerRequest request) {

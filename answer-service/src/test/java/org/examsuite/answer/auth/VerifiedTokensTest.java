@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.common.auth.VerifiedTokens;
 import org.examsuite.testing.TestKeys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
@@ -45,14 +46,19 @@ class VerifiedTokensTest {
         assertEquals(hits + 2, tokens.hits(), "served from the cache, ahead of the OIDC verifier");
 
         long expiresAtMs = expiry(token) * 1000;
-        SecurityIdentity remembered = tokens.find(token, expiresAtMs - 1);
-        assertNotNull(remembered);
+        VerifiedTokens.Verified verified = tokens.findVerified(token, expiresAtMs - 1);
+        assertNotNull(verified);
+        SecurityIdentity remembered = verified.identity();
+        // Only the claims are kept (~1 KB a token), not the verifier's principal (~4 KB).
+        assertFalse(remembered.getPrincipal() instanceof io.quarkus.oidc.runtime.OidcJwtCallerPrincipal);
+        assertEquals(sessionId, verified.claimString("sessionId"));
+        assertEquals(Long.valueOf(1), verified.claimLong("deviceEpoch"));
         assertEquals(Set.of(Roles.CANDIDATE), remembered.getRoles());
         assertEquals("candidate", remembered.getAttribute("tenant-id"));
         assertTrue(remembered.getAttributes().values().stream()
                 .allMatch(v -> v instanceof String || v instanceof Number || v instanceof Boolean),
                 () -> "no request is kept alive by the cache: " + remembered.getAttributes());
-        assertNull(tokens.find(token, expiresAtMs), "never used at or after the token's expiry");
+        assertNull(tokens.findVerified(token, expiresAtMs), "never used at or after the token's expiry");
         assertFalse(tokens.contains(token), "an expired entry is dropped");
     }
 
