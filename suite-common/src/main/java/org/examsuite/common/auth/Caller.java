@@ -28,8 +28,7 @@ public class Caller {
 
     /** The operator's identity (token subject), for the audit log. */
     public String subject() {
-        JsonWebToken jwt = jwt();
-        return jwt == null ? null : jwt.getSubject();
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getSubject() : null;
     }
 
     public String sessionId() {
@@ -45,15 +44,11 @@ public class Caller {
     }
 
     public long deviceEpoch() {
-        JsonWebToken jwt = jwt();
-        Object value = jwt == null ? null : jwt.getClaim("deviceEpoch");
-        if (value instanceof JsonNumber number) {
-            return number.longValue();
+        Long epoch = claimLong(identity, "deviceEpoch");
+        if (epoch == null) {
+            throw ApiException.unauthorized("The token has no device epoch.");
         }
-        if (value instanceof Number number) {
-            return number.longValue();
-        }
-        throw ApiException.unauthorized("The token has no device epoch.");
+        return epoch;
     }
 
     /** Operators and services reach every session; a candidate only the one in its token. */
@@ -75,21 +70,30 @@ public class Caller {
         throw ApiException.forbidden("Only the session's own candidate may do that.");
     }
 
-    /**
-     * The token's claims: the principal itself — the verifier's, or the claims-only one of a
-     * token served from {@link VerifiedTokens}. (An injected {@code JsonWebToken} would parse
-     * the token again for any principal but the verifier's own.)
-     */
-    private JsonWebToken jwt() {
-        return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt : null;
+    private String claimString(String name) {
+        return claimString(identity, name);
     }
 
-    private String claimString(String name) {
-        JsonWebToken jwt = jwt();
-        Object value = jwt == null ? null : jwt.getClaim(name);
+    /**
+     * A claim of the identity's token as a string, or null. The claims are read from the
+     * principal itself — the verifier's (JSON-P values), or the claims-only one of a token served
+     * from {@link VerifiedTokens} (plain values). An injected {@code JsonWebToken} would parse
+     * the token again for any principal but the verifier's own.
+     */
+    static String claimString(SecurityIdentity identity, String name) {
+        Object value = identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim(name) : null;
         if (value instanceof JsonString string) {
             return string.getString();
         }
         return value == null ? null : value.toString();
+    }
+
+    /** A numeric claim of the identity's token as a whole number, or null (see {@link #claimString(SecurityIdentity, String)}). */
+    static Long claimLong(SecurityIdentity identity, String name) {
+        Object value = identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim(name) : null;
+        if (value instanceof JsonNumber number) {
+            return number.longValue();
+        }
+        return value instanceof Number number ? Long.valueOf(number.longValue()) : null;
     }
 }

@@ -46,16 +46,14 @@ public class VerifiedTokens {
             return identity.hasRole(role);
         }
 
-        /** A string claim, or null. */
+        /** A string claim, or null (read as {@link Caller} reads it). */
         public String claimString(String name) {
-            Object value = ((JsonWebToken) identity.getPrincipal()).getClaim(name);
-            return value == null ? null : value.toString();
+            return Caller.claimString(identity, name);
         }
 
-        /** A whole-number claim, or null. */
+        /** A whole-number claim, or null (read as {@link Caller} reads it). */
         public Long claimLong(String name) {
-            Object value = ((JsonWebToken) identity.getPrincipal()).getClaim(name);
-            return value instanceof Long number ? number : null;
+            return Caller.claimLong(identity, name);
         }
     }
 
