@@ -28,9 +28,9 @@ JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
 # The service's recommended JVM flags (docs/ARCHITECTURE.md, "answer-service as built"): peak RSS at this
 # benchmark's load about 300 MiB. Serial GC (no G1 remembered sets on a 2-core pod), a fixed
 # 112 MiB heap with a young generation whose survivor spaces hold a write-behind batch until it
-# dies (SurvivorRatio=3, TargetSurvivorRatio=90; docs/benchmarks.md, session 12), capped
+# dies (SurvivorRatio=2, TargetSurvivorRatio=90; docs/benchmarks.md, session 12), capped
 # metaspace/code cache, small stacks, and two malloc arenas.
-JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn48m -XX:SurvivorRatio=3 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError"}"
+JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError"}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/autosave-bench.XXXXXX")"
 RESULTS="$HERE/results"
