@@ -85,7 +85,7 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS:-} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
+  java ${JAVA_OPTS_GRADING:-${JAVA_OPTS:-}} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
   >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
@@ -188,7 +188,7 @@ verify="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$GRADING_P
 } >>"$OUT"
 {
   echo
-  echo "Peak RSS (VmHWM) of grading-saga: $(awk '/VmHWM/ { printf "%d MiB", $2 / 1024 }' "/proc/$GS_PID/status") (JAVA_OPTS: ${JAVA_OPTS:-none})."
+  echo "Peak RSS (VmHWM) of grading-saga: $(awk '/VmHWM/ { printf "%d MiB", $2 / 1024 }' "/proc/$GS_PID/status") (JAVA_OPTS: ${JAVA_OPTS_GRADING:-${JAVA_OPTS:-none}})."
 } >>"$OUT"
 grep -h "ERROR" "$WORK/grading-saga.log" | head -5 >>"$OUT" || true
 cat "$OUT"
