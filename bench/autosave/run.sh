@@ -76,14 +76,20 @@ DELETE FROM exam_answer.draft d USING bench_ids b WHERE d.session_id = b.id;
 VACUUM (ANALYZE) exam_answer.answer_history, exam_answer.answer, exam_answer.draft;
 SQL
   fi
-  rm -rf "$WORK"
   # Only the benchmark's own keys (its sessions, exam and ceiling hashes) in its own db.
   if command -v redis-cli >/dev/null; then
     for pattern in '*{autosave-bench-*' '*{exam:autosave-bench-*' 'ans:{bench:*'; do
       redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan --pattern "$pattern" \
         | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null
     done
+    # Its sessions in the write-behind queue: a run with the write-behind off
+    # (EXAM_ANSWER_WRITE_BEHIND=false) leaves them there, for the next run to flush in vain.
+    if [ -s "$WORK/ids.txt" ]; then
+      xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" ZREM 'ans:{wb}:dirty' \
+        <"$WORK/ids.txt" >/dev/null
+    fi
   fi
+  rm -rf "$WORK"
 }
 trap cleanup EXIT
 

@@ -138,6 +138,18 @@ class WriteBehindTest {
     }
 
     @Test
+    void valuesReachPostgresAsTheSameUnicodeText() {
+        TestSession s = fixtures.session();
+        String value = "\"Z\u00fcrich \u6771\u4eac \ud83d\ude00 \\\"quoted\\\"\"";
+        Draft draft = new Draft(s.sessionId(), s.examId(), 1, 2, 0, 1, 0, 0,
+                Map.of("q4", new StampedAnswer("q4", 1, 2, 1, value)));
+        repository.persist(List.of(draft)).await().indefinitely();
+        assertEquals(Map.of("q4", "1:2:" + value), storedStamps(s));
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + s.sessionId() + "/history").then()
+                .statusCode(200).body("entries[0].value", equalTo("Z\u00fcrich \u6771\u4eac \ud83d\ude00 \"quoted\""));
+    }
+
+    @Test
     void aReplayedOlderWriteNeverRegressesPostgres() {
         TestSession s = fixtures.session();
         s.patch(change(8, "q4", "\"new\"")).statusCode(200);
