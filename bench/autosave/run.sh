@@ -10,6 +10,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, rsa_key_pairs
 SESSIONS="${SESSIONS:-5000}"
 CONNECTIONS="${CONNECTIONS:-50 200 1000}"
 DURATION="${DURATION:-30}"
@@ -48,11 +49,7 @@ if [ ! -f "$JAR" ]; then
 fi
 
 # Throw-away key pairs: the benchmark mints its own candidate tokens.
-for kind in candidate operator service; do
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/$kind.key" 2>/dev/null
-  openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
-done
-pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
+rsa_key_pairs "$WORK" candidate operator service
 
 psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres -tAc \
   "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
@@ -116,24 +113,6 @@ export BENCH_SESSIONS="$WORK/sessions.txt" BENCH_DIR="$HERE"
 run_wrk() { # target (autosave|ceiling) connections duration -> wrk output file
   local target=$1 c=$2 d=$3 out=$4
   BENCH_TARGET="$target" wrk -t"$THREADS" -c"$c" -d"${d}s" --timeout 10s --latency -s "$HERE/wrk.lua" "$URL" >"$out" 2>&1 || true
-}
-field() { # wrk output, what -> value
-  case $2 in
-    rps) awk '/^Requests\/sec/ {print $2}' "$1" ;;
-    p50) awk '/^ +50%/ {print $2}' "$1" ;;
-    p99) awk '/^ +99%/ {print $2}' "$1" ;;
-    non2xx) awk '/Non-2xx/ {n=$NF} END {print n+0}' "$1" ;;
-    requests) awk '/requests in/ {print $1}' "$1" ;;
-    errors) awk '/Socket errors/ {sub(/.*Socket errors: /, ""); e=$0} END {print (e == "" ? "none" : e)}' "$1" ;;
-  esac
-}
-cpu_ticks() { # utime+stime (clock ticks) of the given pids, summed; vanished pids count 0
-  local t=0 p
-  for p in "$@"; do
-    [ -r "/proc/$p/stat" ] || continue
-    t=$((t + $(awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$p/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$t"
 }
 cpu_snapshot() { # "service redis postgres" CPU ticks
   echo "$(cpu_ticks "$SERVICE_PID") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"

@@ -18,6 +18,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
+. "$HERE/../lib.sh" # pub
 PAPERS="${PAPERS:-3000}"
 WARMUP="${WARMUP:-500}"
 WORKERS="${WORKERS:-16}"
@@ -58,7 +59,6 @@ for kind in candidate operator service paper archive; do
   fi
   openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
 done
-pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
 
 psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
   || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"

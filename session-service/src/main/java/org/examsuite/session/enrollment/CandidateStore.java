@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /** The {@code candidate} table: who may take an exam, and the hash of their access code. */
 @ApplicationScoped
@@ -16,14 +17,33 @@ public class CandidateStore {
     public record Credentials(byte[] salt, byte[] hash) {
     }
 
-    /** Enrolls the candidate, or issues a new code to one already enrolled (the old code stops working). */
-    Uni<Void> upsert(SqlClient tx, String examId, String candidateId, byte[] salt, byte[] hash, Instant now, String actor) {
+    /** A candidate to enroll: the salt and hash of the access code issued to them. */
+    public record NewCandidate(String candidateId, byte[] salt, byte[] hash) {
+    }
+
+    /**
+     * Enrolls the candidates, or issues a new code to those already enrolled (their old code
+     * stops working), in one statement: a request may name 1,000 candidates, and one statement
+     * chained per candidate nested 1,000 operators deep overflowed the event loop's stack.
+     * The candidate ids are distinct (EnrollmentService rejects a request naming one twice).
+     */
+    Uni<Void> upsertAll(SqlClient tx, String examId, List<NewCandidate> enrolled, Instant now, String actor) {
+        String[] ids = new String[enrolled.size()];
+        Buffer[] salts = new Buffer[enrolled.size()];
+        Buffer[] hashes = new Buffer[enrolled.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = enrolled.get(i).candidateId();
+            salts[i] = Buffer.buffer(enrolled.get(i).salt());
+            hashes[i] = Buffer.buffer(enrolled.get(i).hash());
+        }
         return tx.preparedQuery("INSERT INTO candidate (exam_id, candidate_id, code_salt, code_hash, enrolled_at, enrolled_by) "
-                + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (exam_id, candidate_id) DO UPDATE SET "
+                + "SELECT $1, t.candidate_id, t.code_salt, t.code_hash, $5, $6 "
+                + "FROM unnest($2::text[], $3::bytea[], $4::bytea[]) AS t(candidate_id, code_salt, code_hash) "
+                + "ON CONFLICT (exam_id, candidate_id) DO UPDATE SET "
                 + "code_salt = EXCLUDED.code_salt, code_hash = EXCLUDED.code_hash, enrolled_at = EXCLUDED.enrolled_at, "
                 + "enrolled_by = EXCLUDED.enrolled_by")
-                .execute(Tuple.of(examId, candidateId, Buffer.buffer(salt), Buffer.buffer(hash),
-                        OffsetDateTime.ofInstant(now, ZoneOffset.UTC), actor))
+                .execute(Tuple.tuple().addString(examId).addArrayOfString(ids).addValue(salts).addValue(hashes)
+                        .addOffsetDateTime(OffsetDateTime.ofInstant(now, ZoneOffset.UTC)).addString(actor))
                 .replaceWithVoid();
     }
 

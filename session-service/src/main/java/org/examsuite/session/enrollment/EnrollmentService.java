@@ -53,18 +53,18 @@ public class EnrollmentService {
             if (exam == null) {
                 throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
             }
-            Uni<Void> chain = Uni.createFrom().voidItem();
+            List<CandidateStore.NewCandidate> rows = new ArrayList<>(request.candidates().size());
             for (CandidateSpec spec : request.candidates()) {
                 String code = codes.newCode();
                 byte[] salt = codes.newSalt();
                 enrolled.add(new EnrolledCandidate(spec.candidateId(), code));
-                chain = chain.chain(() -> candidates.upsert(tx, examId, spec.candidateId(), salt, AccessCodes.hash(salt, code),
-                        now, actor));
+                rows.add(new CandidateStore.NewCandidate(spec.candidateId(), salt, AccessCodes.hash(salt, code)));
             }
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("count", enrolled.size());
             detail.put("candidateIds", seen.size() <= 100 ? List.copyOf(seen) : List.of());
-            return chain.chain(() -> audit.record(tx, actor, "candidates.enrolled", examId, null, detail));
+            return candidates.upsertAll(tx, examId, rows, now, actor)
+                    .chain(() -> audit.record(tx, actor, "candidates.enrolled", examId, null, detail));
         })).replaceWith(() -> new Enrolled(enrolled));
     }
 }

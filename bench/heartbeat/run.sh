@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Heartbeat benchmark (session-service's hot path: every candidate's device calls it every few
+# seconds through the whole exam — DESIGN.md §3.2): POST /api/v1/sessions/{id}/heartbeat with
+# the session's candidate token over thousands of started sessions, at several connection
+# counts. Each heartbeat reads the session, marks it online, reads pending proctor commands and
+# mints a renewed RS256 candidate token. Starts its own session-service on BENCH_PORT with
+# throw-away keys, database exam_bench and Redis db 4, so it never touches a running suite or
+# the tests; the sessions are created through the service's own API (Seed.java).
+#
+#   bench/heartbeat/run.sh                                            # 50 and 200 connections, 30 s each
+#   DURATION=3 WARMUP=2 CONNECTIONS=50 SESSIONS=100 bench/heartbeat/run.sh   # a smoke
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, rsa_key_pairs
+SESSIONS="${SESSIONS:-2000}"
+CONNECTIONS="${CONNECTIONS:-50 200}"
+DURATION="${DURATION:-30}"
+WARMUP="${WARMUP:-30}"
+THREADS="${THREADS:-2}"
+BENCH_PORT="${BENCH_PORT:-18091}"
+REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+REDIS_DB="${REDIS_DB:-4}" # the autosave benchmark uses 2, the deadline storm 3
+DB_NAME="${DB_NAME:-exam_bench}"
+DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
+DB_USER="${EXAM_DB_USER:-postgres}"
+JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
+# ./exam up's flags for session-service (./exam bench passes them as JAVA_OPTS_SESSION).
+JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+URL="http://127.0.0.1:$BENCH_PORT"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/heartbeat-bench.XXXXXX")"
+RESULTS="$HERE/results"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$RESULTS/$STAMP.md"
+
+command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)"; exit 1; }
+command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
+command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
+ulimit -n 65536 2>/dev/null || true
+mkdir -p "$RESULTS"
+if [ ! -f "$JAR" ]; then
+  (cd "$ROOT" && ./mvnw -B -q -pl session-service -am package -DskipTests)
+fi
+
+rsa_key_pairs "$WORK" candidate operator service
+
+psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
+  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+
+SERVICE_PID=""
+cleanup() {
+  if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
+  # This run's exam only: its sessions, candidates and proctoring rows, and its Redis keys.
+  if [ -s "$WORK/sessions.txt.exam" ]; then
+    exam="$(cat "$WORK/sessions.txt.exam")"
+    psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -q >/dev/null 2>&1 <<SQL || true
+DELETE FROM exam_session.extension WHERE session_id IN (SELECT session_id FROM exam_session.session WHERE exam_id = '$exam');
+DELETE FROM exam_session.session WHERE exam_id = '$exam';
+DELETE FROM exam_session.candidate WHERE exam_id = '$exam';
+DELETE FROM exam_session.audit_entry WHERE exam_id = '$exam';
+DELETE FROM exam_session.exam WHERE exam_id = '$exam';
+SQL
+    if command -v redis-cli >/dev/null; then
+      # one scan of the db, kept to the keys naming this run's exam or one of its sessions
+      echo "$exam" >"$WORK/ids.txt"
+      [ -s "$WORK/sessions.txt" ] && awk '{print "{" $1 "}"}' "$WORK/sessions.txt" >>"$WORK/ids.txt"
+      redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan | grep -F -f "$WORK/ids.txt" \
+        | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null || true
+    fi
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+EXAM_HTTP_PORT="$BENCH_PORT" EXAM_DB_NAME="$DB_NAME" \
+EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" \
+EXAM_CANDIDATE_PRIVATE_KEY="$(grep -v -- '-----' "$WORK/candidate.key" | tr -d '\n')" \
+EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
+EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
+EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
+QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
+  java $JAVA_OPTS -Dexam.service=session-service -jar "$JAR" >"$WORK/service.log" 2>&1 &
+SERVICE_PID=$!
+for _ in $(seq 1 120); do
+  curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && break
+  kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
+  sleep 1
+done
+curl -sf "$URL/q/health/ready" >/dev/null || { echo "session-service did not get ready"; tail -50 "$WORK/service.log"; exit 1; }
+
+java "$HERE/Seed.java" "$URL" "$SESSIONS" "$WORK/operator.key" "$WORK/sessions.txt"
+export BENCH_SESSIONS="$WORK/sessions.txt"
+
+run_wrk() { # connections duration out
+  wrk -t"$THREADS" -c"$1" -d"${2}s" --timeout 10s --latency -s "$HERE/wrk.lua" "$URL" >"$3" 2>&1 || true
+}
+cpu_snapshot() { # "service redis postgres" CPU ticks
+  echo "$(cpu_ticks "$SERVICE_PID") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
+}
+
+echo "warm-up: ${WARMUP}s at 200 connections (discarded)"
+run_wrk 200 "$WARMUP" "$WORK/warm.txt"
+{
+  echo "# Heartbeat benchmark $STAMP"
+  echo
+  echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell (warm-up ${WARMUP}s); load generator on the same host; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  echo
+  echo "| connections | req/s | p50 | p99 | non-2xx | socket errors | CPU µs/req service / Redis / PostgreSQL |"
+  echo "|---|---|---|---|---|---|---|"
+} >"$OUT"
+hz="$(getconf CLK_TCK)"
+for c in $CONNECTIONS; do
+  read -r s0 r0 p0 <<<"$(cpu_snapshot)"
+  run_wrk "$c" "$DURATION" "$WORK/h-$c.txt"
+  read -r s1 r1 p1 <<<"$(cpu_snapshot)"
+  n="$(field "$WORK/h-$c.txt" requests)"
+  cpu="$(awk -v n="${n:-0}" -v hz="$hz" -v s="$((s1 - s0))" -v r="$((r1 - r0))" -v p="$((p1 - p0))" \
+    'BEGIN { if (n > 0) printf "%d / %d / %d", s * 1e6 / hz / n, r * 1e6 / hz / n, p * 1e6 / hz / n; else print "—" }')"
+  echo "| $c | $(field "$WORK/h-$c.txt" rps) | $(field "$WORK/h-$c.txt" p50) | $(field "$WORK/h-$c.txt" p99) | $(field "$WORK/h-$c.txt" non2xx) | $(field "$WORK/h-$c.txt" errors) | $cpu |" >>"$OUT"
+  cp "$WORK/h-$c.txt" "$RESULTS/$STAMP-$c.wrk.txt"
+done
+{
+  echo
+  echo "Service JVM: $JAVA_OPTS, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX; peak RSS (VmHWM) $(awk '/VmHWM/ {printf "%d MiB", $2/1024}' "/proc/$SERVICE_PID/status"). CPU per request: each process's utime+stime over the run ÷ wrk's requests; PostgreSQL = all postgres processes (shared: other load counts too)."
+} >>"$OUT"
+cat "$OUT"
+echo
+echo "results: $OUT (raw wrk output beside it)"
