@@ -35,3 +35,8 @@ rsa_key_pairs() {
     openssl pkey -in "$dir/$kind.key" -pubout -out "$dir/$kind.pub" 2>/dev/null
   done
 }
+
+# "service redis postgres" CPU ticks: the given service pid, redis-server, every postgres process.
+cpu_snapshot() {
+  echo "$(cpu_ticks "$1") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
+}

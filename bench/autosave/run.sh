@@ -10,7 +10,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, rsa_key_pairs
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs
 SESSIONS="${SESSIONS:-5000}"
 CONNECTIONS="${CONNECTIONS:-50 200 1000}"
 DURATION="${DURATION:-30}"
@@ -114,9 +114,6 @@ run_wrk() { # target (autosave|ceiling) connections duration -> wrk output file
   local target=$1 c=$2 d=$3 out=$4
   BENCH_TARGET="$target" wrk -t"$THREADS" -c"$c" -d"${d}s" --timeout 10s --latency -s "$HERE/wrk.lua" "$URL" >"$out" 2>&1 || true
 }
-cpu_snapshot() { # "service redis postgres" CPU ticks
-  echo "$(cpu_ticks "$SERVICE_PID") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
-}
 per_request() { # snapshot-before snapshot-after wrk-output -> "a / b / c" CPU µs per request
   local n; n=$(field "$3" requests)
   python3 -c "import os,sys; b=list(map(int,sys.argv[1].split())); a=list(map(int,sys.argv[2].split())); n=max(int(sys.argv[3] or 0),1); hz=os.sysconf('SC_CLK_TCK'); print(' / '.join(f'{(y-x)*1e6/hz/n:.0f}' for x,y in zip(b,a)))" "$1" "$2" "${n:-0}"
@@ -164,10 +161,10 @@ for c in $CONNECTIONS; do
   thread_ticks >"$WORK/threads0.txt"
   jstat -gc "$SERVICE_PID" 2>/dev/null | tail -1 >"$WORK/gc0.txt" || true
   redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis0.txt" 2>/dev/null || true
-  cpu0=$(cpu_snapshot)
+  cpu0=$(cpu_snapshot "$SERVICE_PID")
   run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
   wait_for_flush # the write-behind's CPU belongs to the autosaves
-  cpu1=$(cpu_snapshot)
+  cpu1=$(cpu_snapshot "$SERVICE_PID")
   thread_ticks >"$WORK/threads1.txt"
   jstat -gc "$SERVICE_PID" 2>/dev/null | tail -1 >"$WORK/gc1.txt" || true
   redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis1.txt" 2>/dev/null || true
@@ -201,9 +198,9 @@ PY
   } >"$STATS" 2>&1 || true
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
-  if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk ceiling "$c" "$CELL_WARMUP" "$WORK/cw-c.txt"; cpu1=$(cpu_snapshot); fi
+  if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk ceiling "$c" "$CELL_WARMUP" "$WORK/cw-c.txt"; cpu1=$(cpu_snapshot "$SERVICE_PID"); fi
   run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
-  cpu2=$(cpu_snapshot)
+  cpu2=$(cpu_snapshot "$SERVICE_PID")
   a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
   pct=$(python3 -c "print(f'{100*float(\"${a:-0}\")/max(float(\"${ce:-0}\"),1e-9):.0f} %')")
   cpua=$(per_request "$cpu0" "$cpu1" "$WORK/a-$c.txt"); cpuc=$(per_request "$cpu1" "$cpu2" "$WORK/c-$c.txt")

@@ -13,7 +13,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, rsa_key_pairs
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs
 SESSIONS="${SESSIONS:-2000}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
 DURATION="${DURATION:-30}"
@@ -98,9 +98,6 @@ export BENCH_SESSIONS="$WORK/sessions.txt"
 run_wrk() { # connections duration out
   wrk -t"$THREADS" -c"$1" -d"${2}s" --timeout 10s --latency -s "$HERE/wrk.lua" "$URL" >"$3" 2>&1 || true
 }
-cpu_snapshot() { # "service redis postgres" CPU ticks
-  echo "$(cpu_ticks "$SERVICE_PID") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
-}
 
 echo "warm-up: ${WARMUP}s at 200 connections (discarded)"
 run_wrk 200 "$WARMUP" "$WORK/warm.txt"
@@ -114,9 +111,9 @@ run_wrk 200 "$WARMUP" "$WORK/warm.txt"
 } >"$OUT"
 hz="$(getconf CLK_TCK)"
 for c in $CONNECTIONS; do
-  read -r s0 r0 p0 <<<"$(cpu_snapshot)"
+  read -r s0 r0 p0 <<<"$(cpu_snapshot "$SERVICE_PID")"
   run_wrk "$c" "$DURATION" "$WORK/h-$c.txt"
-  read -r s1 r1 p1 <<<"$(cpu_snapshot)"
+  read -r s1 r1 p1 <<<"$(cpu_snapshot "$SERVICE_PID")"
   n="$(field "$WORK/h-$c.txt" requests)"
   cpu="$(awk -v n="${n:-0}" -v hz="$hz" -v s="$((s1 - s0))" -v r="$((r1 - r0))" -v p="$((p1 - p0))" \
     'BEGIN { if (n > 0) printf "%d / %d / %d", s * 1e6 / hz / n, r * 1e6 / hz / n, p * 1e6 / hz / n; else print "—" }')"
