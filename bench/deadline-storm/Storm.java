@@ -11,27 +11,36 @@
 // <sessions-file> has "<sessionId> <candidate-token>" lines (bench/autosave/Seed.java writes it).
 // The report gives throughput, latency percentiles, outcomes, duplicates and missing papers.
 import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -53,12 +62,11 @@ public class Storm {
     record Outcome(String sessionId, int status, String paperId, long startNanos, long endNanos, int attempts, String body) {
     }
 
-    // HTTP/1.1, a connection per request in flight: candidates are separate browsers, and an ingress
-    // speaks HTTP/1.1 to the service. The JDK default (h2c upgrade) would multiplex every client on one
-    // connection, so one server event loop would carry the whole storm.
+    // The drafts' autosaves (not measured) use the JDK client over HTTP/1.1; the storm has its own
+    // client (Driver). The JDK default (h2c upgrade) would multiplex every client on one
+    // connection, so one server event loop would carry the whole load.
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
             .executor(Executors.newFixedThreadPool(4)).build();
-    static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(2);
     static final AtomicInteger ATTEMPTS = new AtomicInteger();
     static final Map<Integer, AtomicInteger> ATTEMPT_STATUS = new ConcurrentHashMap<>();
     static final List<Long> ATTEMPT_NANOS = Collections.synchronizedList(new ArrayList<>());
@@ -127,67 +135,232 @@ public class Storm {
     }
 
     static void storm(List<Session> sessions, String url, double windowSeconds, Path report) throws Exception {
-        List<CompletableFuture<Outcome>> chains = Collections.synchronizedList(new ArrayList<>());
+        double cpuBefore = cpuSeconds();
+        URI base = URI.create(url);
+        Driver driver = new Driver(new InetSocketAddress(base.getHost(), base.getPort()), base.getHost() + ":" + base.getPort());
+        List<Chain> chains = new ArrayList<>();
         long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-        CompletableFuture<Void> scheduled = new CompletableFuture<>();
-        AtomicInteger toSchedule = new AtomicInteger(sessions.size());
         for (Session s : sessions) {
             long at = t0 + (long) (ThreadLocalRandom.current().nextDouble() * windowSeconds * 1e9);
-            TIMER.schedule(() -> {
+            driver.startAt(at, () -> {
                 String key = UUID.randomUUID().toString();
-                chains.add(chain(url, s, key));
+                chains.add(driver.start(s, key));
                 if (ThreadLocalRandom.current().nextDouble() < DOUBLE_CLICK) {
-                    chains.add(chain(url, s, key));
+                    chains.add(driver.start(s, key));
                 }
                 if (ThreadLocalRandom.current().nextDouble() < SECOND_DEVICE) {
-                    CompletableFuture<Outcome> later = new CompletableFuture<>();
-                    chains.add(later);
-                    TIMER.schedule(() -> chain(url, s, UUID.randomUUID().toString()).whenComplete((o, e) -> later.complete(o)),
-                            200, TimeUnit.MILLISECONDS);
+                    driver.startAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200),
+                            () -> chains.add(driver.start(s, UUID.randomUUID().toString())));
                 }
-                if (toSchedule.decrementAndGet() == 0) {
-                    scheduled.complete(null);
-                }
-            }, at - System.nanoTime(), TimeUnit.NANOSECONDS);
+            });
         }
-        scheduled.join();
+        driver.runUntilIdle();
         List<Outcome> outcomes = new ArrayList<>();
-        for (CompletableFuture<Outcome> chain : new ArrayList<>(chains)) {
-            outcomes.add(chain.join());
+        for (Chain chain : chains) {
+            outcomes.add(chain.outcome);
         }
-        write(report, sessions, outcomes, windowSeconds, t0);
-        TIMER.shutdownNow();
+        write(report, sessions, outcomes, windowSeconds, t0, cpuSeconds() - cpuBefore);
         System.exit(0);
     }
 
-    /** One client: tries until a final answer, as DESIGN.md §3.3 tells clients to. */
-    static CompletableFuture<Outcome> chain(String url, Session s, String key) {
-        CompletableFuture<Outcome> done = new CompletableFuture<>();
-        attempt(url, s, key, System.nanoTime(), 1, done);
-        return done;
+    /** One client: tries until a final answer, as DESIGN.md §3.3 tells clients to, on its own connection. */
+    static final class Chain {
+        final Session session;
+        final String key;
+        final long start = System.nanoTime();
+        int attempts;
+        Outcome outcome;
+        // The connection (a browser keeps it alive between its retries unless the server closes it).
+        SocketChannel channel;
+        SelectionKey selectionKey;
+        ByteBuffer request;
+        byte[] received = new byte[0];
+        int receivedLength;
+        long sentAt;
+        boolean awaiting; // an attempt is on the wire
+
+        Chain(Session session, String key) {
+            this.session = session;
+            this.key = key;
+        }
     }
 
-    static void attempt(String url, Session s, String key, long start, int attempt, CompletableFuture<Outcome> done) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/v1/submissions")).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + s.token()).header("Idempotency-Key", key)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(sheet(s))).build();
-        long sent = System.nanoTime();
-        ATTEMPTS.incrementAndGet();
-        HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
-            long now = System.nanoTime();
-            ATTEMPT_NANOS.add(now - sent);
-            int status = error != null ? 0 : response.statusCode();
-            ATTEMPT_STATUS.computeIfAbsent(status, k -> new AtomicInteger()).incrementAndGet();
-            boolean retry = status == 0 || status >= 500 || status == 409 || status == 429;
-            if (!retry || now - start > TimeUnit.MILLISECONDS.toNanos(GIVE_UP_MS)) {
-                String body = response == null ? "" : response.body();
-                Matcher m = PAPER_ID.matcher(body);
-                done.complete(new Outcome(s.id(), status, m.find() ? m.group(1) : null, start, now, attempt, body));
+    /**
+     * The storm's load generator: a minimal HTTP/1.1 client on one NIO selector thread (the JDK's
+     * HttpClient cost the machine ~3 ms of CPU per request — about as much as the service under
+     * test — so the driver, not the service, set the pace). Timers (each client's start, its
+     * Retry-After or backoff, the 30 s attempt timeout) run on the same thread.
+     */
+    static final class Driver {
+        record Timer(long at, long seq, Runnable task) {
+        }
+
+        final InetSocketAddress address;
+        final String host;
+        final Selector selector;
+        final PriorityQueue<Timer> timers = new PriorityQueue<>(
+                Comparator.comparingLong(Timer::at).thenComparingLong(Timer::seq));
+        final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+        long timerSeq;
+        int pendingStarts;
+        int openChains;
+
+        Driver(InetSocketAddress address, String host) throws IOException {
+            this.address = address;
+            this.host = host;
+            this.selector = Selector.open();
+        }
+
+        void at(long nanoTime, Runnable task) {
+            timers.add(new Timer(nanoTime, timerSeq++, task));
+        }
+
+        /** A client that starts at that moment (the loop runs until every one has its final answer). */
+        void startAt(long nanoTime, Runnable task) {
+            pendingStarts++;
+            at(nanoTime, () -> {
+                pendingStarts--;
+                task.run();
+            });
+        }
+
+        Chain start(Session s, String key) {
+            Chain chain = new Chain(s, key);
+            openChains++;
+            send(chain);
+            return chain;
+        }
+
+        /** Runs timers and sockets until every scheduled client has its final answer. */
+        void runUntilIdle() throws IOException {
+            while (openChains > 0 || pendingStarts > 0) {
+                long now = System.nanoTime();
+                while (!timers.isEmpty() && timers.peek().at() <= now) {
+                    timers.poll().task().run();
+                }
+                long waitMs = timers.isEmpty() ? 100 : Math.max(1, (timers.peek().at() - System.nanoTime()) / 1_000_000);
+                selector.select(Math.min(waitMs, 100));
+                for (SelectionKey key : selector.selectedKeys()) {
+                    Chain chain = (Chain) key.attachment();
+                    try {
+                        if (!key.isValid()) {
+                            continue;
+                        }
+                        if (key.isConnectable() && chain.channel.finishConnect()) {
+                            key.interestOps(SelectionKey.OP_WRITE);
+                        }
+                        if (key.isValid() && key.isWritable()) {
+                            chain.channel.write(chain.request);
+                            if (!chain.request.hasRemaining()) {
+                                key.interestOps(SelectionKey.OP_READ);
+                            }
+                        }
+                        if (key.isValid() && key.isReadable()) {
+                            read(chain);
+                        }
+                    } catch (IOException e) {
+                        failed(chain);
+                    }
+                }
+                selector.selectedKeys().clear();
+            }
+        }
+
+        void send(Chain chain) {
+            chain.attempts++;
+            ATTEMPTS.incrementAndGet();
+            chain.awaiting = true;
+            chain.receivedLength = 0;
+            chain.sentAt = System.nanoTime();
+            byte[] body = sheet(chain.session).getBytes(StandardCharsets.UTF_8);
+            String head = "POST /api/v1/submissions HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer "
+                    + chain.session.token() + "\r\nIdempotency-Key: " + chain.key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+            byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+            chain.request = ByteBuffer.allocate(headBytes.length + body.length).put(headBytes).put(body).flip();
+            int attempt = chain.attempts;
+            at(chain.sentAt + TimeUnit.SECONDS.toNanos(30), () -> {
+                if (chain.awaiting && chain.attempts == attempt) {
+                    failed(chain); // timed out
+                }
+            });
+            try {
+                if (chain.channel == null) {
+                    chain.channel = SocketChannel.open();
+                    chain.channel.configureBlocking(false);
+                    chain.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    boolean connected = chain.channel.connect(address);
+                    chain.selectionKey = chain.channel.register(selector,
+                            connected ? SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, chain);
+                } else {
+                    chain.selectionKey.interestOps(SelectionKey.OP_WRITE);
+                }
+            } catch (IOException e) {
+                failed(chain);
+            }
+        }
+
+        void read(Chain chain) throws IOException {
+            int n;
+            while ((n = chain.channel.read(readBuffer.clear())) > 0) {
+                if (chain.receivedLength + n > chain.received.length) {
+                    chain.received = Arrays.copyOf(chain.received, Math.max(chain.received.length * 2, chain.receivedLength + n));
+                }
+                readBuffer.flip().get(chain.received, chain.receivedLength, n);
+                chain.receivedLength += n;
+            }
+            if (!chain.awaiting) {
+                if (n < 0) {
+                    close(chain); // the server closed an idle connection: the next attempt reconnects
+                }
                 return;
             }
-            long exp = Math.min(BACKOFF_CAP_MS, 100L << Math.min(attempt, 10));
+            Response response = Response.parse(chain.received, chain.receivedLength, n < 0);
+            if (response != null) {
+                if (response.close() || n < 0) {
+                    close(chain);
+                }
+                answered(chain, response.status(), response.retryAfter(), response.body());
+            } else if (n < 0) {
+                failed(chain);
+            }
+        }
+
+        void failed(Chain chain) {
+            close(chain);
+            if (chain.awaiting) {
+                answered(chain, 0, null, "");
+            }
+        }
+
+        void close(Chain chain) {
+            if (chain.channel != null) {
+                try {
+                    chain.channel.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+                chain.channel = null;
+                chain.selectionKey = null;
+            }
+        }
+
+        void answered(Chain chain, int status, String retryAfter, String body) {
+            chain.awaiting = false;
+            long now = System.nanoTime();
+            ATTEMPT_NANOS.add(now - chain.sentAt);
+            ATTEMPT_STATUS.computeIfAbsent(status, k -> new AtomicInteger()).incrementAndGet();
+            boolean retry = status == 0 || status >= 500 || status == 409 || status == 429;
+            if (!retry || now - chain.start > TimeUnit.MILLISECONDS.toNanos(GIVE_UP_MS)) {
+                Matcher m = PAPER_ID.matcher(body);
+                chain.outcome = new Outcome(chain.session.id(), status, m.find() ? m.group(1) : null, chain.start, now,
+                        chain.attempts, body);
+                close(chain);
+                openChains--;
+                return;
+            }
+            long exp = Math.min(BACKOFF_CAP_MS, 100L << Math.min(chain.attempts, 10));
             long delay = ThreadLocalRandom.current().nextLong(exp + 1); // full jitter
-            String retryAfter = response == null ? null : response.headers().firstValue("Retry-After").orElse(null);
             if (retryAfter != null) {
                 try {
                     delay = Long.parseLong(retryAfter.trim()) * 1000 + ThreadLocalRandom.current().nextLong(250);
@@ -195,11 +368,87 @@ public class Storm {
                     // an HTTP date: keep the backoff
                 }
             }
-            TIMER.schedule(() -> attempt(url, s, key, start, attempt + 1, done), delay, TimeUnit.MILLISECONDS);
-        });
+            at(now + TimeUnit.MILLISECONDS.toNanos(delay), () -> send(chain));
+        }
     }
 
-    static void write(Path report, List<Session> sessions, List<Outcome> outcomes, double window, long t0) throws Exception {
+    /** An HTTP/1.1 response once it is complete (Content-Length, chunked, or until close); else null. */
+    record Response(int status, String retryAfter, boolean close, String body) {
+        static Response parse(byte[] bytes, int length, boolean closed) {
+            int headEnd = indexOf(bytes, length, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
+            if (headEnd < 0) {
+                return null;
+            }
+            String[] lines = new String(bytes, 0, headEnd, StandardCharsets.ISO_8859_1).split("\r\n");
+            int status = Integer.parseInt(lines[0].split(" ")[1]);
+            long contentLength = -1;
+            boolean chunked = false;
+            boolean close = false;
+            String retryAfter = null;
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
+                String value = lines[i].substring(colon + 1).trim();
+                switch (name) {
+                    case "content-length" -> contentLength = Long.parseLong(value);
+                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                    case "connection" -> close = value.equalsIgnoreCase("close");
+                    case "retry-after" -> retryAfter = value;
+                    default -> {
+                    }
+                }
+            }
+            int bodyStart = headEnd + 4;
+            if (chunked) {
+                StringBuilder body = new StringBuilder();
+                int at = bodyStart;
+                while (true) {
+                    int lineEnd = indexOf(bytes, length, new byte[] {'\r', '\n'}, at);
+                    if (lineEnd < 0) {
+                        return null;
+                    }
+                    String sizeField = new String(bytes, at, lineEnd - at, StandardCharsets.US_ASCII);
+                    int size = Integer.parseInt(sizeField.split(";")[0].trim(), 16);
+                    if (lineEnd + 2 + size + 2 > length) {
+                        return null;
+                    }
+                    if (size == 0) {
+                        return new Response(status, retryAfter, close, body.toString());
+                    }
+                    body.append(new String(bytes, lineEnd + 2, size, StandardCharsets.UTF_8));
+                    at = lineEnd + 2 + size + 2;
+                }
+            }
+            if (contentLength >= 0) {
+                return length - bodyStart >= contentLength
+                        ? new Response(status, retryAfter, close, new String(bytes, bodyStart, (int) contentLength, StandardCharsets.UTF_8))
+                        : null;
+            }
+            return closed ? new Response(status, retryAfter, true, new String(bytes, bodyStart, length - bodyStart, StandardCharsets.UTF_8))
+                    : null;
+        }
+
+        static int indexOf(byte[] bytes, int length, byte[] needle, int from) {
+            outer:
+            for (int i = from; i <= length - needle.length; i++) {
+                for (int j = 0; j < needle.length; j++) {
+                    if (bytes[i + j] != needle[j]) {
+                        continue outer;
+                    }
+                }
+                return i;
+            }
+            return -1;
+        }
+    }
+
+    /** This JVM's CPU time (every thread, its JIT and GC included): the driver's share of the machine. */
+    static double cpuSeconds() {
+        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+    }
+
+    static void write(Path report, List<Session> sessions, List<Outcome> outcomes, double window, long t0, double driverCpu)
+            throws Exception {
         Map<String, Set<String>> papersBySession = new ConcurrentHashMap<>();
         Map<Integer, Integer> finals = new TreeMap<>();
         int wrongContent = 0;
@@ -242,6 +491,8 @@ public class Storm {
         out.append("| attempt latency p50 / p99 | ").append(ms(attempts, 0.50)).append(" / ").append(ms(attempts, 0.99)).append(" |\n");
         out.append("| final statuses | ").append(finals).append(" |\n");
         out.append("| attempt statuses (0 = network error) | ").append(new TreeMap<>(ATTEMPT_STATUS)).append(" |\n");
+        out.append("| driver CPU s during the storm (its JIT and GC included) | ").append(String.format("%.1f", driverCpu))
+                .append(" |\n");
         out.append("| **duplicates** (sessions answered with two paper ids) | **").append(duplicates).append("** |\n");
         out.append("| **missing** (sessions without a paper) | **").append(missing).append("** |\n");
         out.append("| papers without the newest answers | ").append(wrongContent).append(" |\n");
