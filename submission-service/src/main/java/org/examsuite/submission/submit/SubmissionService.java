@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
@@ -25,7 +28,9 @@ import org.examsuite.submission.session.SessionState;
  * <li>same key, same body as a stored response → that response, {@code Idempotent-Replayed: true};</li>
  * <li>the session already has a paper → 200 with it, whatever the key and body;</li>
  * <li>same key, other body → 422 IDEMPOTENCY_KEY_REUSED;</li>
- * <li>same key still in flight → 409 REQUEST_IN_PROGRESS with Retry-After;</li>
+ * <li>same key still in flight → 409 REQUEST_IN_PROGRESS with Retry-After — after waiting up to
+ * {@code exam.submission.in-flight-wait} for that request to end, so that a double click
+ * usually gets the first click's response (a replay) instead of a second's wait;</li>
  * <li>another key while one is in flight → waits for that request's paper (the session lock).</li>
  * </ol>
  * Before any of that the request must be a well-formed sheet of the caller's own session;
@@ -60,6 +65,8 @@ public class SubmissionService {
     Clock clock;
     @ConfigProperty(name = "exam.submission.max-sheet-bytes", defaultValue = "1048576")
     int maxSheetBytes;
+    @ConfigProperty(name = "exam.submission.in-flight-wait", defaultValue = "PT0.5S")
+    Duration inFlightWait;
     @ConfigProperty(name = "exam.submission.max-answers", defaultValue = "500")
     int maxAnswers;
     @ConfigProperty(name = "exam.submission.max-value-bytes", defaultValue = "65536")
@@ -145,7 +152,18 @@ public class SubmissionService {
         // After deadline + grace no new sheet is taken: the paper is the auto-submitted one.
         SubmitGate.Sheet own = inTime && !takenOver ? new SubmitGate.Sheet(epoch, sheet, receivedAt.toEpochMilli()) : null;
         // One round trip: replay, stored paper, key reuse, in flight, takeover, claim, keep, lock.
-        SubmitGate.Step step = gate.begin(sessionId, claim, Canonical.sha256Hex(sheet.canonicalBody()), takenOver, own);
+        String fingerprint = Canonical.sha256Hex(sheet.canonicalBody());
+        SubmitGate.Step step = gate.begin(sessionId, claim, fingerprint, takenOver, own);
+        // The same key in flight is nearly always a double click whose first request ends within
+        // ~100 ms: look again for a short while (the same step: its stored response is then
+        // replayed) rather than send the client away for the 1 s of a Retry-After.
+        long lookUntil = System.nanoTime() + inFlightWait.toNanos();
+        long pauseMillis = 20;
+        while (step.outcome() == SubmitGate.Outcome.IN_FLIGHT && System.nanoTime() < lookUntil) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
+            pauseMillis = Math.min(pauseMillis * 2, 160);
+            step = gate.begin(sessionId, claim, fingerprint, takenOver, own);
+        }
         switch (step.outcome()) {
             case REPLAY:
                 return new Reply(step.status(), maker.stored(sessionId, step.paperId()), true);

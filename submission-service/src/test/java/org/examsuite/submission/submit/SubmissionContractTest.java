@@ -119,6 +119,30 @@ class SubmissionContractTest extends SubmissionTestBase {
     }
 
     @Test
+    void aDoubleClickGetsTheFirstClicksResponseOnceItEndsWithinTheWait() throws Exception {
+        Session s = session();
+        CountDownLatch held = new CountDownLatch(1);
+        Stubs.HELD_SEALS.put(s.id(), held);
+        String body = sheet(s.id(), "q1", "\"4\"", 1);
+        CompletableFuture<Response> first = CompletableFuture.supplyAsync(() -> submit(s, "k-1", body).extract().response());
+        await().atMost(Duration.ofSeconds(30)).until(() -> Stubs.SEAL_CALLS.getOrDefault(s.id(), new AtomicInteger()).get() >= 1);
+
+        // The second click reaches the service while the first is in flight, which then ends
+        // within exam.submission.in-flight-wait (3 s in tests): the first's 201, replayed — not a 409.
+        CompletableFuture<Response> second = CompletableFuture.supplyAsync(() -> submit(s, "k-1", body).extract().response());
+        Thread.sleep(300);
+        held.countDown();
+        Response made = first.get();
+        Response replayed = second.get();
+        assertEquals(201, made.statusCode());
+        assertEquals(201, replayed.statusCode(), replayed.asString());
+        assertEquals("true", replayed.header("Idempotent-Replayed"));
+        assertEquals(made.<String>path("paperId"), replayed.path("paperId"));
+        assertEquals(1, Stubs.SEAL_CALLS.get(s.id()).get());
+        assertEquals(1, paperCount(s));
+    }
+
+    @Test
     void olderDeviceIsTakenOver() {
         Session s = session();
         publish(s, 2, clock.millis() + Duration.ofMinutes(30).toMillis());
