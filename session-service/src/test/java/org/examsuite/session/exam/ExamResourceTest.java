@@ -128,7 +128,8 @@ class ExamResourceTest {
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body("{\"title\": ").post("/api/v1/exams").then()
                 .statusCode(400).contentType("application/problem+json").body("code", equalTo("MALFORMED_JSON"));
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON)
-                .body(Fixtures.examBody(now(), now().plus(Duration.ofHours(2)), 600).replace("600", "\"ten\""))
+                .body(Fixtures.examBody(now(), now().plus(Duration.ofHours(2)), 600)
+                        .replace("\"durationSeconds\": 600", "\"durationSeconds\": \"ten\""))
                 .post("/api/v1/exams").then()
                 .statusCode(400).contentType("application/problem+json").body("code", equalTo("INVALID_FIELD"))
                 .body("field", equalTo("durationSeconds"));
