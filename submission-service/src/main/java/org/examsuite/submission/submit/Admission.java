@@ -4,9 +4,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -20,33 +20,37 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>
  * Why wait at all: in the deadline storm every 429 came back a second later, and answering
  * those retries (TLS-free as they were) took most of the CPU that should have built papers. A
- * short queue turns most of them into one request that waits; and the Retry-After of the
- * ones still shed follows the overload, so that retries do not arrive as one wave.
+ * short queue turns most of them into one request that waits.
  * <p>
- * The Retry-After: every second the base is multiplied by the sheds per completed submission
- * of that second (at most ×2, at least ×½; halved after a second without sheds), between 1 s
- * and half of {@code exam.submission.max-retry-after}, and each shed request is told a value
- * spread at random over [base, 2 × base). It settles where retries come back about as fast as
- * submissions complete. With a fixed cap of 10 s, a storm of 10,000 sessions on 2 cores had
- * ~9,000 clients waiting and retrying every ≤ 10 s — ~900 refusals a second, each a TCP
- * connection set up and closed on both sides, which cost more CPU than the papers did and
- * left ~900 sessions without a paper when their clients gave up after 120 s
- * (docs/benchmarks.md, "Runs of 2026-12-01").
+ * The Retry-After of a shed request (this 429 and {@link FrontDoor}'s 503) books it a return
+ * second: the first of the next {@code exam.submission.max-retry-after} seconds that has fewer
+ * returns booked than this replica completes submissions in a second (the best second of the
+ * last ten, at least max-concurrent). So shed clients come back about as fast as papers are
+ * made — in a light overload after 1 s, in a rush far beyond capacity spread over up to a
+ * minute — and neither hammer a saturated replica nor leave it idle while they wait. A fixed
+ * 1–10 s made a 10,000-session storm on 2 cores refuse ~900 requests a second (each a TCP
+ * connection set up and closed on both sides: more CPU than the papers) and leave ~900
+ * sessions without a paper when their clients gave up after 120 s; a Retry-After growing with
+ * sheds per completion fixed that but left a 3,000-session storm's clients waiting while the
+ * replica idled (docs/benchmarks.md, "Runs of 2026-12-01").
  */
 @ApplicationScoped
 public class Admission {
-    private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int CAPACITY_SECONDS = 10;
 
     private final Semaphore permits;
+    private final int maxConcurrent;
     private final int maxWaiting;
     private final long waitNanos;
     private final AtomicInteger waiting = new AtomicInteger();
-    private final AtomicLong windowStart = new AtomicLong();
-    private final AtomicLong completed = new AtomicLong();
-    private final AtomicLong shed = new AtomicLong();
-    private final int maxRetryAfterSeconds;
     private final LongSupplier nanoTime;
-    private volatile double retryBaseSeconds = 1;
+    /** Returns booked per second, a ring indexed by second modulo its length (max-retry-after + 1). */
+    private final AtomicIntegerArray returns;
+    private final AtomicLong rolledSecond;
+    private final AtomicInteger completed = new AtomicInteger();
+    /** Submissions completed in each of the last seconds (ring), read only under the roll. */
+    private final int[] completedPerSecond = new int[CAPACITY_SECONDS];
+    private volatile int capacityPerSecond;
 
     @Inject
     Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "32") int maxConcurrent,
@@ -58,11 +62,13 @@ public class Admission {
 
     Admission(int maxConcurrent, int maxWaiting, Duration wait, Duration maxRetryAfter, LongSupplier nanoTime) {
         this.permits = new Semaphore(maxConcurrent);
+        this.maxConcurrent = maxConcurrent;
         this.maxWaiting = maxWaiting;
         this.waitNanos = wait.toNanos();
-        this.maxRetryAfterSeconds = (int) Math.max(2, maxRetryAfter.toSeconds());
         this.nanoTime = nanoTime;
-        this.windowStart.set(nanoTime.getAsLong());
+        this.returns = new AtomicIntegerArray((int) Math.max(2, maxRetryAfter.toSeconds()) + 1);
+        this.rolledSecond = new AtomicLong(second());
+        this.capacityPerSecond = Math.max(1, maxConcurrent);
     }
 
     /** A place right now, without waiting. */
@@ -97,24 +103,44 @@ public class Admission {
         completed.incrementAndGet();
     }
 
-    /** Seconds a shed request is told to wait: [base, 2 × base), the base following the overload (see above). */
+    /** Seconds a shed request is told to wait: its booked return second (see above). */
     public int shedRetryAfterSeconds() {
-        roll();
-        shed.incrementAndGet();
-        int base = (int) Math.round(retryBaseSeconds);
-        return Math.min(maxRetryAfterSeconds, base + ThreadLocalRandom.current().nextInt(base));
+        long now = roll();
+        int capacity = capacityPerSecond;
+        int horizon = returns.length() - 1;
+        for (int after = 1; after < horizon; after++) {
+            int slot = (int) ((now + after) % returns.length());
+            if (returns.incrementAndGet(slot) <= capacity) {
+                return after;
+            }
+            returns.decrementAndGet(slot);
+        }
+        returns.incrementAndGet((int) ((now + horizon) % returns.length()));
+        return horizon; // every second booked full: the longest wait
     }
 
-    private void roll() {
-        long start = windowStart.get();
-        long now = nanoTime.getAsLong();
-        if (now - start >= WINDOW_NANOS && windowStart.compareAndSet(start, now)) {
-            long done = completed.getAndSet(0);
-            long sheds = shed.getAndSet(0);
-            double base = retryBaseSeconds * (sheds == 0 ? 0.5 : Math.max(0.5, Math.min(2, (double) sheds / Math.max(1, done))));
-            // Seconds that passed without any request since: no sheds, each halves the base.
-            long idleWindows = Math.min(8, (now - start) / WINDOW_NANOS - 1);
-            retryBaseSeconds = Math.max(1, Math.min(maxRetryAfterSeconds / 2.0, base / (1L << idleWindows)));
+    private long second() {
+        return TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong());
+    }
+
+    /** On a new second: its booked returns are due (the slot is free for booking again), and the capacity is updated. */
+    private long roll() {
+        long now = second();
+        long last = rolledSecond.get();
+        if (now > last && rolledSecond.compareAndSet(last, now)) {
+            completedPerSecond[(int) (last % CAPACITY_SECONDS)] = completed.getAndSet(0);
+            for (long s = last + 1; s < now && s <= last + CAPACITY_SECONDS; s++) {
+                completedPerSecond[(int) (s % CAPACITY_SECONDS)] = 0;
+            }
+            int best = maxConcurrent;
+            for (int done : completedPerSecond) {
+                best = Math.max(best, done);
+            }
+            capacityPerSecond = Math.max(1, best);
+            for (long s = last + 1; s <= now && s <= last + returns.length(); s++) {
+                returns.set((int) (s % returns.length()), 0);
+            }
         }
+        return now;
     }
 }

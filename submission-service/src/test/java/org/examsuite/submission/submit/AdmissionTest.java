@@ -4,53 +4,69 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The shed requests' Retry-After follows the overload: a plain unit test on a hand-driven clock. */
+/** The shed requests' Retry-After books them return seconds at the replica's pace: a plain unit test on a hand-driven clock. */
 class AdmissionTest {
-    private final AtomicLong now = new AtomicLong();
-    private final Admission admission = new Admission(1, 0, Duration.ZERO, Duration.ofSeconds(60), now::get);
+    private final AtomicLong now = new AtomicLong(TimeUnit.SECONDS.toNanos(1_000));
+    private final Admission admission = new Admission(32, 0, Duration.ZERO, Duration.ofSeconds(60), now::get);
 
-    /** One second of traffic: this many requests complete and this many are shed; the last Retry-After told. */
-    private int second(int completed, int shed) {
-        int retryAfter = 0;
+    /** One second of traffic: this many submissions complete, then this many requests are shed; the Retry-Afters told, counted. */
+    private Map<Integer, Integer> second(int completed, int shed) {
         for (int i = 0; i < completed; i++) {
             assertTrue(admission.tryEnter());
             admission.leave();
         }
+        Map<Integer, Integer> told = new TreeMap<>();
         for (int i = 0; i < shed; i++) {
-            retryAfter = admission.shedRetryAfterSeconds();
+            told.merge(admission.shedRetryAfterSeconds(), 1, Integer::sum);
         }
         now.addAndGet(TimeUnit.SECONDS.toNanos(1));
-        return retryAfter;
+        return told;
     }
 
     @Test
-    void aLightOverloadIsToldToComeBackInASecondOrTwo() {
+    void aLightOverloadIsToldToComeBackInASecond() {
+        second(100, 0);
         for (int s = 0; s < 20; s++) {
-            int retryAfter = second(100, 20);
-            assertTrue(retryAfter >= 1 && retryAfter <= 2, "second " + s + ": " + retryAfter);
+            assertEquals(Map.of(1, 20), second(100, 20), "second " + s);
         }
     }
 
     @Test
-    void aStormFarAboveCapacitySpreadsItsRetriesUpToTheCapAndTheBaseComesDownAfterwards() {
-        int retryAfter = 0;
-        for (int s = 0; s < 20; s++) {
-            retryAfter = second(70, 900);
-            assertTrue(retryAfter >= 1 && retryAfter <= 60, "second " + s + ": " + retryAfter);
+    void aRushIsBookedAtTheReplicasPaceAndFreedSecondsAreBookedAgain() {
+        second(70, 0); // the replica has shown it completes 70 submissions a second
+        // 900 shed in one second: 70 per coming second, the 13th takes the rest.
+        Map<Integer, Integer> told = second(70, 900);
+        for (int after = 1; after <= 12; after++) {
+            assertEquals(70, told.get(after), "returns booked " + after + " s ahead");
         }
-        // Sheds far above completions: the base has reached half the cap, the values [30, 60).
-        assertTrue(retryAfter >= 30, "Retry-After " + retryAfter);
-        // Retries now come back about as fast as submissions complete: the base holds.
-        for (int s = 0; s < 5; s++) {
-            retryAfter = second(70, 70);
-        }
-        assertTrue(retryAfter >= 30, "Retry-After " + retryAfter);
-        // The storm is over: seconds without sheds halve the base, down to 1 s.
-        now.addAndGet(TimeUnit.SECONDS.toNanos(10));
-        assertEquals(1, second(5, 1));
+        assertEquals(900 - 12 * 70, told.get(13));
+        // The next second, the first free places are 12 s ahead (second 13 of the rush had 60 booked).
+        told = second(70, 100);
+        assertEquals(10, told.get(12));
+        assertEquals(70, told.get(13));
+        assertEquals(20, told.get(14));
+    }
+
+    @Test
+    void aRushBeyondEveryBookableSecondIsToldTheLongestWaitAndTheBookingsLapse() {
+        second(70, 0);
+        Map<Integer, Integer> told = second(70, 10_000);
+        assertEquals(70, told.get(59));
+        assertEquals(10_000 - 59 * 70, told.get(60)); // every second booked full: the longest wait
+        // Once those seconds have passed, a shed request comes back after a second again.
+        now.addAndGet(TimeUnit.SECONDS.toNanos(61));
+        assertEquals(Map.of(1, 1), second(0, 1));
+    }
+
+    @Test
+    void withNothingCompletedYetThePaceIsTheBulkheadsSize() {
+        Map<Integer, Integer> told = second(0, 100);
+        assertEquals(Map.of(1, 32, 2, 32, 3, 32, 4, 4), told);
     }
 }
