@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -24,10 +25,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>
  * The Retry-After of a shed request (this 429 and {@link FrontDoor}'s 503) books it a return
  * second: the first of the next {@code exam.submission.max-retry-after} seconds that has fewer
- * returns booked than this replica completes submissions in a second (the best second of the
- * last ten, at least max-concurrent). So shed clients come back about as fast as papers are
- * made — in a light overload after 1 s, in a rush far beyond capacity spread over up to a
- * minute — and neither hammer a saturated replica nor leave it idle while they wait. A fixed
+ * returns booked than 1.5 × what this replica completes in a second (the best second of the
+ * last ten, at least max-concurrent; the half more lets a replica that can do more show it);
+ * when every second is booked full, a second at random among them. So shed clients come back
+ * about as fast as papers are made — in a light overload after 1 s, in a rush far beyond
+ * capacity spread over up to a minute — and neither hammer a saturated replica nor leave it
+ * idle while they wait. A fixed
  * 1–10 s made a 10,000-session storm on 2 cores refuse ~900 requests a second (each a TCP
  * connection set up and closed on both sides: more CPU than the papers) and leave ~900
  * sessions without a paper when their clients gave up after 120 s; a Retry-After growing with
@@ -68,7 +71,7 @@ public class Admission {
         this.nanoTime = nanoTime;
         this.returns = new AtomicIntegerArray((int) Math.max(2, maxRetryAfter.toSeconds()) + 1);
         this.rolledSecond = new AtomicLong(second());
-        this.capacityPerSecond = Math.max(1, maxConcurrent);
+        this.capacityPerSecond = Math.max(1, maxConcurrent + maxConcurrent / 2);
     }
 
     /** A place right now, without waiting. */
@@ -115,8 +118,11 @@ public class Admission {
             }
             returns.decrementAndGet(slot);
         }
-        returns.incrementAndGet((int) ((now + horizon) % returns.length()));
-        return horizon; // every second booked full: the longest wait
+        // Every second booked full: a second at random, so that an overflow comes back spread out
+        // rather than all at the horizon (it is shed and booked again if the replica is still full).
+        int after = 1 + ThreadLocalRandom.current().nextInt(horizon);
+        returns.incrementAndGet((int) ((now + after) % returns.length()));
+        return after;
     }
 
     private long second() {
@@ -136,7 +142,9 @@ public class Admission {
             for (int done : completedPerSecond) {
                 best = Math.max(best, done);
             }
-            capacityPerSecond = Math.max(1, best);
+            // Booked a half more than has been seen: the returns must be able to show that the
+            // replica can do more, or its pace would be held at the first estimate.
+            capacityPerSecond = Math.max(1, best + best / 2);
             for (long s = last + 1; s <= now && s <= last + returns.length(); s++) {
                 returns.set((int) (s % returns.length()), 0);
             }
