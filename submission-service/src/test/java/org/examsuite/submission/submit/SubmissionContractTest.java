@@ -90,14 +90,20 @@ class SubmissionContractTest extends SubmissionTestBase {
         assertEquals(1, paperCount(s));
     }
 
+    /** Sends a submission whose seal answer-service holds until {@code held} opens; returns once the seal was called. */
+    private CompletableFuture<Response> submitWithHeldSeal(Session s, String key, String body, CountDownLatch held) {
+        Stubs.HELD_SEALS.put(s.id(), held);
+        CompletableFuture<Response> first = CompletableFuture.supplyAsync(() -> submit(s, key, body).extract().response());
+        await().atMost(Duration.ofSeconds(30)).until(() -> Stubs.SEAL_CALLS.getOrDefault(s.id(), new AtomicInteger()).get() >= 1);
+        return first;
+    }
+
     @Test
     void sameKeyInFlightIs409OtherBodyIs422OtherKeyWaitsForThePaper() throws Exception {
         Session s = session();
         CountDownLatch held = new CountDownLatch(1);
-        Stubs.HELD_SEALS.put(s.id(), held);
         String body = sheet(s.id(), "q1", "\"4\"", 1);
-        CompletableFuture<Response> first = CompletableFuture.supplyAsync(() -> submit(s, "k-1", body).extract().response());
-        await().atMost(Duration.ofSeconds(30)).until(() -> Stubs.SEAL_CALLS.getOrDefault(s.id(), new AtomicInteger()).get() >= 1);
+        CompletableFuture<Response> first = submitWithHeldSeal(s, "k-1", body, held);
 
         submit(s, "k-1", body).statusCode(409).contentType("application/problem+json")
                 .header("Retry-After", notNullValue()).body("code", equalTo("REQUEST_IN_PROGRESS"));
@@ -122,10 +128,8 @@ class SubmissionContractTest extends SubmissionTestBase {
     void aDoubleClickGetsTheFirstClicksResponseOnceItEndsWithinTheWait() throws Exception {
         Session s = session();
         CountDownLatch held = new CountDownLatch(1);
-        Stubs.HELD_SEALS.put(s.id(), held);
         String body = sheet(s.id(), "q1", "\"4\"", 1);
-        CompletableFuture<Response> first = CompletableFuture.supplyAsync(() -> submit(s, "k-1", body).extract().response());
-        await().atMost(Duration.ofSeconds(30)).until(() -> Stubs.SEAL_CALLS.getOrDefault(s.id(), new AtomicInteger()).get() >= 1);
+        CompletableFuture<Response> first = submitWithHeldSeal(s, "k-1", body, held);
 
         // The second click reaches the service while the first is in flight, which then ends
         // within exam.submission.in-flight-wait (3 s in tests): the first's 201, replayed — not a 409.
