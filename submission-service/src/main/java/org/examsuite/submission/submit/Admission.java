@@ -30,12 +30,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * when every second is booked full, a second at random among them. So shed clients come back
  * about as fast as papers are made — in a light overload after 1 s, in a rush far beyond
  * capacity spread over up to a minute — and neither hammer a saturated replica nor leave it
- * idle while they wait. A fixed
- * 1–10 s made a 10,000-session storm on 2 cores refuse ~900 requests a second (each a TCP
- * connection set up and closed on both sides: more CPU than the papers) and leave ~900
- * sessions without a paper when their clients gave up after 120 s; a Retry-After growing with
- * sheds per completion fixed that but left a 3,000-session storm's clients waiting while the
- * replica idled (docs/benchmarks.md, "Runs of 2026-12-01").
+ * idle while they wait. A fixed 1–10 s made a 10,000-session storm on 2 cores refuse ~900
+ * requests a second (each a TCP connection set up and closed on both sides: more CPU than the
+ * papers) and leave ~900 sessions without a paper when their clients gave up after 120 s; a
+ * Retry-After growing with sheds per completion fixed that but left a 3,000-session storm's
+ * clients waiting while the replica idled (docs/benchmarks.md, "Runs of 2026-12-01").
  */
 @ApplicationScoped
 public class Admission {
@@ -112,7 +111,7 @@ public class Admission {
         int capacity = capacityPerSecond;
         int horizon = returns.length() - 1;
         for (int after = 1; after < horizon; after++) {
-            int slot = (int) ((now + after) % returns.length());
+            int slot = slot(now + after);
             if (returns.incrementAndGet(slot) <= capacity) {
                 return after;
             }
@@ -121,7 +120,7 @@ public class Admission {
         // Every second booked full: a second at random, so that an overflow comes back spread out
         // rather than all at the horizon (it is shed and booked again if the replica is still full).
         int after = 1 + ThreadLocalRandom.current().nextInt(horizon);
-        returns.incrementAndGet((int) ((now + after) % returns.length()));
+        returns.incrementAndGet(slot(now + after));
         return after;
     }
 
@@ -129,14 +128,19 @@ public class Admission {
         return TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong());
     }
 
+    /** A second's place in the ring of booked returns (nanoTime's origin is arbitrary: it may be negative). */
+    private int slot(long second) {
+        return (int) Math.floorMod(second, (long) returns.length());
+    }
+
     /** On a new second: its booked returns are due (the slot is free for booking again), and the capacity is updated. */
     private long roll() {
         long now = second();
         long last = rolledSecond.get();
         if (now > last && rolledSecond.compareAndSet(last, now)) {
-            completedPerSecond[(int) (last % CAPACITY_SECONDS)] = completed.getAndSet(0);
+            completedPerSecond[(int) Math.floorMod(last, (long) CAPACITY_SECONDS)] = completed.getAndSet(0);
             for (long s = last + 1; s < now && s <= last + CAPACITY_SECONDS; s++) {
-                completedPerSecond[(int) (s % CAPACITY_SECONDS)] = 0;
+                completedPerSecond[(int) Math.floorMod(s, (long) CAPACITY_SECONDS)] = 0;
             }
             int best = maxConcurrent;
             for (int done : completedPerSecond) {
@@ -146,7 +150,7 @@ public class Admission {
             // replica can do more, or its pace would be held at the first estimate.
             capacityPerSecond = Math.max(1, best + best / 2);
             for (long s = last + 1; s <= now && s <= last + returns.length(); s++) {
-                returns.set((int) (s % returns.length()), 0);
+                returns.set(slot(s), 0);
             }
         }
         return now;

@@ -71,4 +71,20 @@ class AdmissionTest {
         Map<Integer, Integer> told = second(0, 100);
         assertEquals(Map.of(1, 48, 2, 48, 3, 4), told);
     }
+
+    @Test
+    void aClockThatStartsBelowZeroBooksTheSame() {
+        // System.nanoTime's origin is arbitrary: the ring of booked seconds must take negative seconds.
+        now.set(-TimeUnit.SECONDS.toNanos(30));
+        Admission early = new Admission(32, 0, Duration.ZERO, Duration.ofSeconds(60), now::get);
+        Map<Integer, Integer> told = new TreeMap<>();
+        for (int s = 0; s < 40; s++) {
+            for (int i = 0; i < 100; i++) {
+                told.merge(early.shedRetryAfterSeconds(), 1, Integer::sum);
+            }
+            now.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        }
+        assertEquals(4_000, told.values().stream().mapToInt(Integer::intValue).sum());
+        assertTrue(told.keySet().stream().allMatch(after -> after >= 1 && after <= 60), told.toString());
+    }
 }
