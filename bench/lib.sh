@@ -40,3 +40,25 @@ rsa_key_pairs() {
 cpu_snapshot() {
   echo "$(cpu_ticks "$1") $(cpu_ticks $(pgrep -x redis-server || true)) $(cpu_ticks $(pgrep -x postgres || true))"
 }
+
+# One run's files and prerequisites: exits unless every command named is installed, then sets
+# STAMP (UTC, the report's name), WORK (a scratch directory the script's cleanup removes),
+# RESULTS (created) and OUT (the report).
+bench_start() { # scratch-name command...
+  local name=$1 command
+  shift
+  for command in "$@"; do
+    command -v "$command" >/dev/null || { echo "$command is needed (the benchmark's README says what to install)"; exit 1; }
+  done
+  STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+  WORK="$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")"
+  RESULTS="$HERE/results"
+  OUT="$RESULTS/$STAMP.md"
+  mkdir -p "$RESULTS"
+}
+
+# The database on the PostgreSQL server, created when missing.
+ensure_database() { # host user name
+  psql -h "$1" -U "$2" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$3'" | grep -q 1 \
+    || psql -h "$1" -U "$2" -d postgres -qc "CREATE DATABASE $3"
+}

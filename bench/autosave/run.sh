@@ -10,7 +10,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs, bench_start, ensure_database
 SESSIONS="${SESSIONS:-5000}"
 CONNECTIONS="${CONNECTIONS:-50 200 1000}"
 DURATION="${DURATION:-30}"
@@ -33,16 +33,10 @@ JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
 # metaspace/code cache, small stacks, and two malloc arenas.
 JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError"}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/autosave-bench.XXXXXX")"
-RESULTS="$HERE/results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$RESULTS/$STAMP.md"
 URL="http://127.0.0.1:$BENCH_PORT"
 
-command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)"; exit 1; }
-command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
+bench_start autosave-bench wrk openssl
 ulimit -n 65536 2>/dev/null || true
-mkdir -p "$RESULTS"
 
 if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl answer-service -am package -DskipTests)
@@ -51,9 +45,7 @@ fi
 # Throw-away key pairs: the benchmark mints its own candidate tokens.
 rsa_key_pairs "$WORK" candidate operator service
 
-psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres -tAc \
-  "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
-  || psql -h "${EXAM_DB_HOST:-127.0.0.1}" -U "${EXAM_DB_USER:-postgres}" -d postgres -qc "CREATE DATABASE $DB_NAME"
+ensure_database "${EXAM_DB_HOST:-127.0.0.1}" "${EXAM_DB_USER:-postgres}" "$DB_NAME"
 
 SERVICE_PID=""
 cleanup() {

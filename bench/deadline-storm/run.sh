@@ -12,7 +12,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub
+. "$HERE/../lib.sh" # pub, bench_start, ensure_database
 SESSIONS="${SESSIONS:-3000 10000}"
 WINDOW="${WINDOW:-10}"
 # A first, smaller storm on other sessions, not reported: both JVMs compile their submission and
@@ -33,15 +33,9 @@ SESSION_PORT="${SESSION_PORT:-18181}"
 ANSWER_PORT="${ANSWER_PORT:-18182}"
 SUBMISSION_PORT="${SUBMISSION_PORT:-18183}"
 STREAM="stream:{papers}:bench"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/deadline-storm.XXXXXX")"
-RESULTS="$HERE/results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$RESULTS/$STAMP.md"
 
-command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
-command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
+bench_start deadline-storm openssl psql
 ulimit -n 65536 2>/dev/null || true
-mkdir -p "$RESULTS"
 
 # APPS: a directory holding copies of <module>/target/quarkus-app, so that a rebuild in the
 # working tree during a run does not swap classes under the running services.
@@ -62,8 +56,7 @@ for kind in candidate operator service paper; do
   openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
 done
 
-psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
-  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+ensure_database "$DB_HOST" "$DB_USER" "$DB_NAME"
 
 PIDS=()
 cleanup() {

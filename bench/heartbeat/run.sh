@@ -13,7 +13,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs, bench_start, ensure_database
 SESSIONS="${SESSIONS:-2000}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
 DURATION="${DURATION:-30}"
@@ -31,24 +31,16 @@ JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
 JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 URL="http://127.0.0.1:$BENCH_PORT"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/heartbeat-bench.XXXXXX")"
-RESULTS="$HERE/results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$RESULTS/$STAMP.md"
 
-command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)"; exit 1; }
-command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
-command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
+bench_start heartbeat-bench wrk openssl psql
 ulimit -n 65536 2>/dev/null || true
-mkdir -p "$RESULTS"
 if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl session-service -am package -DskipTests)
 fi
 
 rsa_key_pairs "$WORK" candidate operator service
 
-psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
-  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+ensure_database "$DB_HOST" "$DB_USER" "$DB_NAME"
 
 SERVICE_PID=""
 cleanup() {

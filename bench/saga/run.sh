@@ -18,7 +18,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub
+. "$HERE/../lib.sh" # pub, bench_start, ensure_database
 PAPERS="${PAPERS:-3000}"
 WARMUP="${WARMUP:-500}"
 WORKERS="${WORKERS:-16}"
@@ -31,17 +31,10 @@ DB_USER="${EXAM_DB_USER:-postgres}"
 DB_NAME="${DB_NAME:-exam_bench_saga}" # its own: the other benchmarks' load in exam_bench would count as this one's
 STUB_PORT="${STUB_PORT:-18291}"
 GRADING_PORT="${GRADING_PORT:-18284}"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+bench_start saga-bench openssl psql
 STREAM="stream:{papers}:saga-bench-$STAMP"
 EXAM_ID="bench-exam-$STAMP"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/saga-bench.XXXXXX")"
-RESULTS="$HERE/results"
-OUT="$RESULTS/$STAMP.md"
 TIMEOUT_S="${TIMEOUT_S:-600}"
-
-command -v openssl >/dev/null || { echo "openssl is needed"; exit 1; }
-command -v psql >/dev/null || { echo "psql is needed"; exit 1; }
-mkdir -p "$RESULTS"
 
 JAR="${JAR:-$ROOT/grading-saga/target/quarkus-app/quarkus-run.jar}"
 if [ ! -f "$JAR" ]; then
@@ -60,8 +53,7 @@ for kind in candidate operator service paper archive; do
   openssl pkey -in "$WORK/$kind.key" -pubout -out "$WORK/$kind.pub" 2>/dev/null
 done
 
-psql -h "$DB_HOST" -U "$DB_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 \
-  || psql -h "$DB_HOST" -U "$DB_USER" -d postgres -qc "CREATE DATABASE $DB_NAME"
+ensure_database "$DB_HOST" "$DB_USER" "$DB_NAME"
 sql() { psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc "$1"; }
 
 PIDS=()
