@@ -70,7 +70,7 @@ public class Admission {
         this.nanoTime = nanoTime;
         this.returns = new AtomicIntegerArray((int) Math.max(2, maxRetryAfter.toSeconds()) + 1);
         this.rolledSecond = new AtomicLong(second());
-        this.capacityPerSecond = Math.max(1, maxConcurrent + maxConcurrent / 2);
+        this.capacityPerSecond = bookablePerSecond(maxConcurrent);
     }
 
     /** A place right now, without waiting. */
@@ -124,6 +124,15 @@ public class Admission {
         return after;
     }
 
+    /**
+     * Returns booked per second for a replica seen completing this many a second: a half more, so
+     * that the returns can show it does more — booked at exactly the pace seen, its pace would be
+     * held at the first estimate.
+     */
+    private static int bookablePerSecond(int completedPerSecond) {
+        return Math.max(1, completedPerSecond + completedPerSecond / 2);
+    }
+
     private long second() {
         return TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong());
     }
@@ -146,9 +155,7 @@ public class Admission {
             for (int done : completedPerSecond) {
                 best = Math.max(best, done);
             }
-            // Booked a half more than has been seen: the returns must be able to show that the
-            // replica can do more, or its pace would be held at the first estimate.
-            capacityPerSecond = Math.max(1, best + best / 2);
+            capacityPerSecond = bookablePerSecond(best);
             for (long s = last + 1; s <= now && s <= last + returns.length(); s++) {
                 returns.set(slot(s), 0);
             }
