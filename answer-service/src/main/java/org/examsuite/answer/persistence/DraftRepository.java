@@ -23,29 +23,27 @@ public class DraftRepository {
             INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation) VALUES ($1, $2, 1)
             ON CONFLICT (session_id) DO UPDATE SET generation = d.generation + 1, updated_at = now()
             RETURNING exam_id, generation, version, late_changes, sealed_at""";
-    private static final String ANSWERS = "SELECT question_id, epoch, version, value FROM exam_answer.answer WHERE session_id = $1";
+    // The newest answer per question is its highest stamp in the history (a backward scan of
+    // the unique stamp index).
+    private static final String ANSWERS = """
+            SELECT DISTINCT ON (question_id) question_id, epoch, version, value FROM exam_answer.answer_history
+            WHERE session_id = $1 ORDER BY question_id DESC, epoch DESC, version DESC""";
     private static final String UPSERT_DRAFTS = """
             INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation, version, late_changes)
             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
             ON CONFLICT (session_id) DO UPDATE SET generation = GREATEST(d.generation, EXCLUDED.generation),
                 version = GREATEST(d.version, EXCLUDED.version),
                 late_changes = GREATEST(d.late_changes, EXCLUDED.late_changes), updated_at = now()""";
-    // Version-guarded: a row only moves to a higher stamp; the rows that moved go to the history.
-    private static final String UPSERT_ANSWERS = """
-            WITH incoming AS (
-                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
-                    AS t(session_id, question_id, epoch, version, value, generation)
-            ), moved AS (
-                INSERT INTO exam_answer.answer AS a (session_id, question_id, epoch, version, value)
-                SELECT session_id, question_id, epoch, version, value FROM incoming
-                ON CONFLICT (session_id, question_id) DO UPDATE
-                    SET epoch = EXCLUDED.epoch, version = EXCLUDED.version, value = EXCLUDED.value, updated_at = now()
-                    WHERE (a.epoch, a.version) < (EXCLUDED.epoch, EXCLUDED.version)
-                RETURNING a.session_id, a.question_id, a.epoch, a.version, a.value
-            )
+    // A value reaches the history when it is newer than the newest stamp held for its question
+    // (the history's newest stamp is the answer): a replayed or reordered flush of an older
+    // value adds nothing, so the history lists the values in the order they became the answer.
+    private static final String INSERT_ANSWERS = """
             INSERT INTO exam_answer.answer_history (session_id, question_id, epoch, version, value, generation)
-            SELECT m.session_id, m.question_id, m.epoch, m.version, m.value, i.generation
-            FROM moved m JOIN incoming i USING (session_id, question_id)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
+                AS i(session_id, question_id, epoch, version, value, generation)
+            WHERE NOT EXISTS (SELECT 1 FROM exam_answer.answer_history h
+                WHERE h.session_id = i.session_id AND h.question_id = i.question_id
+                AND (h.epoch, h.version) >= (i.epoch, i.version))
             ON CONFLICT (session_id, question_id, epoch, version) DO NOTHING""";
     private static final String SEAL = """
             UPDATE exam_answer.draft SET sealed_at = COALESCE(sealed_at, $2), snapshot = COALESCE(snapshot, $3),
@@ -86,7 +84,7 @@ public class DraftRepository {
         });
     }
 
-    /** Writes the drafts' answers (version-guarded) and history in one transaction. */
+    /** Writes the drafts' rows and their answers' history rows in one transaction. */
     public Uni<Void> persist(List<Draft> drafts) {
         if (drafts.isEmpty()) {
             return Uni.createFrom().voidItem();
@@ -140,7 +138,7 @@ public class DraftRepository {
             values[i] = answer.json();
             answerGenerations[i] = answerOwners.get(i).generation();
         }
-        return draftRows.chain(() -> conn.preparedQuery(UPSERT_ANSWERS)
+        return draftRows.chain(() -> conn.preparedQuery(INSERT_ANSWERS)
                 .execute(Tuple.tuple().addArrayOfString(answerSessions).addArrayOfString(questions).addArrayOfLong(epochs)
                         .addArrayOfLong(answerVersions).addArrayOfString(values).addArrayOfLong(answerGenerations)))
                 .replaceWithVoid();

@@ -237,7 +237,10 @@ class WriteBehindTest {
 
     private Map<String, String> storedStamps(TestSession s) {
         Map<String, String> out = new HashMap<>();
-        for (Row row : pool.preparedQuery("SELECT question_id, epoch, version, value FROM exam_answer.answer WHERE session_id = $1")
+        // The newest stamp of each question in the history is the answer PostgreSQL holds.
+        for (Row row : pool.preparedQuery("""
+                SELECT DISTINCT ON (question_id) question_id, epoch, version, value FROM exam_answer.answer_history
+                WHERE session_id = $1 ORDER BY question_id, epoch DESC, version DESC""")
                 .execute(Tuple.of(s.sessionId())).await().indefinitely()) {
             out.put(row.getString("question_id"), row.getLong("epoch") + ":" + row.getLong("version") + ":" + row.getString("value"));
         }
