@@ -58,11 +58,10 @@ cleanup() {
 CREATE TEMP TABLE bench_ids (id text PRIMARY KEY);
 \copy bench_ids FROM '$WORK/ids.txt'
 DELETE FROM exam_answer.answer_history h USING bench_ids b WHERE h.session_id = b.id;
-DELETE FROM exam_answer.answer a USING bench_ids b WHERE a.session_id = b.id;
 DELETE FROM exam_answer.draft d USING bench_ids b WHERE d.session_id = b.id;
 -- The deleted rows stay as dead tuples until a vacuum, and autovacuum may be off (it is on
 -- the CI machines): without this every run made the next one slower.
-VACUUM (ANALYZE) exam_answer.answer_history, exam_answer.answer, exam_answer.draft;
+VACUUM (ANALYZE) exam_answer.answer_history, exam_answer.draft;
 SQL
   fi
   # Only the benchmark's own keys (its sessions, exam and ceiling hashes) in its own db.
@@ -154,7 +153,9 @@ for c in $CONNECTIONS; do
   jstat -gc "$SERVICE_PID" 2>/dev/null | tail -1 >"$WORK/gc0.txt" || true
   redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" INFO commandstats >"$WORK/redis0.txt" 2>/dev/null || true
   cpu0=$(cpu_snapshot "$SERVICE_PID")
+  head -1 /proc/stat >"$WORK/machine0.txt"
   run_wrk autosave "$c" "$DURATION" "$WORK/a-$c.txt"
+  head -1 /proc/stat >"$WORK/machine1.txt"
   wait_for_flush # the write-behind's CPU belongs to the autosaves
   cpu1=$(cpu_snapshot "$SERVICE_PID")
   thread_ticks >"$WORK/threads1.txt"
@@ -171,6 +172,9 @@ for c in $CONNECTIONS; do
       '{d = ($3 - $2) * 1e6 / hz / n; if (d >= 0.5) printf "  %-40s %6.1f\n", $1, d}' | sort -k2 -nr
     # jstat -gc columns (JDK 17): ... YGC YGCT FGC FGCT CGC CGCT GCT
     paste "$WORK/gc0.txt" "$WORK/gc1.txt" | awk '{h = NF / 2; printf "GC over the run: %d young (%.3f s), %d full (%.3f s)\n", $(h+h-6) - $(h-6), $(h+h-5) - $(h-5), $(h+h-4) - $(h-4), $(h+h-3) - $(h-3)}'
+    # An idle share well above zero means the run was not bound by the machine's CPU.
+    paste "$WORK/machine0.txt" "$WORK/machine1.txt" | awk '{h = NF / 2; t = 0; for (i = 2; i <= h; i++) t += $(h+i) - $i;
+      printf "machine CPU over the run: %.0f %% idle, %.0f %% iowait, %.0f %% steal\n", 100 * ($(h+5) - $5) / t, 100 * ($(h+6) - $6) / t, 100 * ($(h+9) - $9) / t}'
     echo "Redis CPU per command (commands inside scripts count under their own name too):"
     python3 - "$WORK/redis0.txt" "$WORK/redis1.txt" "${n:-1}" <<'PY'
 import re, sys
