@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.examsuite.common.auth.CachedTokenTenantResolver;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.VerifiedTokens;
 import org.examsuite.testing.TestKeys;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Test;
 class VerifiedTokensTest {
     @Inject
     VerifiedTokens tokens;
+    @Inject
+    CachedTokenTenantResolver tenants;
 
     private static String probe(String sessionId) {
         return "/api/v1/auth-probe/" + sessionId;
@@ -86,6 +89,24 @@ class VerifiedTokensTest {
         for (int i = 0; i < 2; i++) { // the second time from the cache: still only an operator
             given().auth().oauth2(claimsService).get("/internal/v1/auth-probe").then().statusCode(403);
         }
+    }
+
+    @Test
+    void aRememberedTokenNamesItsVerifyingTenantSoOidcNeedNotParseItsIssuer() {
+        String sessionId = "s-tenant-" + System.nanoTime();
+        String candidate = TestTokens.candidate(sessionId, "e-1", "c-1", 1);
+        assertNull(tenants.tenantOf("Bearer " + candidate), "not verified yet: OIDC resolves it by issuer");
+        given().auth().oauth2(candidate).get(probe(sessionId)).then().statusCode(200);
+        assertEquals("candidate", tenants.tenantOf("Bearer " + candidate));
+        assertEquals("candidate", tenants.tenantOf("bearer " + candidate));
+        String operatorClaimingService = TestTokens.operatorClaimingService();
+        given().auth().oauth2(operatorClaimingService).get("/internal/v1/auth-probe").then().statusCode(403);
+        assertEquals("operator", tenants.tenantOf("Bearer " + operatorClaimingService), "the verifier's tenant, not a claim");
+        assertNull(tenants.tenantOf("Basic " + candidate));
+        assertNull(tenants.tenantOf(null));
+        // Requests that take the resolved tenant still get their own identity and checks.
+        given().auth().oauth2(candidate).get(probe("s-other")).then().statusCode(403);
+        given().auth().oauth2(operatorClaimingService).get("/internal/v1/auth-probe").then().statusCode(403);
     }
 
     private static long expiry(String token) {

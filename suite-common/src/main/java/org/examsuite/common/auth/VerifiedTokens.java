@@ -90,6 +90,20 @@ public class VerifiedTokens {
     }
 
     /**
+     * The OIDC tenant that verified this token, or null (unknown, expired, or caching off).
+     * Not counted in {@link #hits()}: the request it resolves a tenant for is counted when its
+     * identity is found.
+     */
+    public String tenantOf(String token) {
+        Verified verified = entries.get(token);
+        if (verified == null || System.currentTimeMillis() >= verified.expiresAtMs()) {
+            return null;
+        }
+        Object tenant = verified.identity().getAttribute(TENANT_ATTRIBUTE);
+        return tenant == null ? null : tenant.toString();
+    }
+
+    /**
      * Remembers the identity a token was just verified to give. Only JWTs with an expiry,
      * without scopes and with claims that are plain values are kept; anything else is verified
      * every time, as before.
