@@ -47,6 +47,24 @@ public class CandidateTokens {
         return new Token(token, expiresAt);
     }
 
+    /**
+     * The heartbeat's renewed token: the caller's own token while more than half of a token's
+     * lifetime is left on it, else a new one. A token is valid for its whole lifetime, so a
+     * device that beats every 30 s never holds one with less than half of it left; signing a new
+     * one on every beat (RS256, ~1.4 ms of CPU, most of a heartbeat's cost: bench/heartbeat)
+     * also made answer- and submission-service verify a new token every beat. {@code current}
+     * is the verified token of the request; its claims are the session's only when
+     * {@code currentEpoch} is the session's device epoch.
+     */
+    public Token renewed(Token current, long currentEpoch, String sessionId, String examId, String candidateId,
+            int deviceEpoch) {
+        if (current != null && current.token() != null && currentEpoch == deviceEpoch
+                && current.expiresAt().isAfter(clock.instant().plus(ttl.dividedBy(2)))) {
+            return current;
+        }
+        return mint(sessionId, examId, candidateId, deviceEpoch);
+    }
+
     private PrivateKey key() {
         PrivateKey current = key;
         if (current == null) {

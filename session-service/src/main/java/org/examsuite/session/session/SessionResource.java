@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
+import java.time.Instant;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
@@ -50,6 +51,8 @@ public class SessionResource {
     public Uni<HeartbeatResponse> heartbeat(@PathParam("sessionId") String sessionId,
             @QueryParam("lastCommandId") @Pattern(regexp = "\\d{1,18}", message = "must be a non-negative integer") String lastCommandId) {
         caller.requireCandidateOf(sessionId);
-        return sessions.heartbeat(sessionId, caller.deviceEpoch(), lastCommandId == null ? 0 : Long.parseLong(lastCommandId));
+        CandidateTokens.Token current = new CandidateTokens.Token(caller.token(), Instant.ofEpochSecond(caller.tokenExpiresAt()));
+        return sessions.heartbeat(sessionId, caller.deviceEpoch(), current,
+                lastCommandId == null ? 0 : Long.parseLong(lastCommandId));
     }
 }

@@ -133,7 +133,8 @@ public class SessionService {
     }
 
     /** Only the current device renews its token; an older one learns it was taken over. */
-    public Uni<HeartbeatResponse> heartbeat(String sessionId, long tokenEpoch, long lastCommandId) {
+    public Uni<HeartbeatResponse> heartbeat(String sessionId, long tokenEpoch, CandidateTokens.Token current,
+            long lastCommandId) {
         Instant now = clock.instant();
         return require(sessionId).chain(row -> {
             if (tokenEpoch < row.deviceEpoch()) {
@@ -143,8 +144,8 @@ public class SessionService {
             return online.seen(row.examId(), sessionId, now.toEpochMilli())
                     .chain(() -> commands.after(sessionId, lastCommandId))
                     .map(pending -> {
-                        CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(),
-                                row.deviceEpoch());
+                        CandidateTokens.Token token = tokens.renewed(current, tokenEpoch, row.sessionId(), row.examId(),
+                                row.candidateId(), row.deviceEpoch());
                         return new HeartbeatResponse(sessionId, row.status(), now, row.deadline(),
                                 SessionView.remainingMs(row, now), token.token(), token.expiresAt(), row.deviceEpoch(),
                                 row.paperId(), pending);

@@ -345,6 +345,24 @@ class SessionResourceTest {
     }
 
     @Test
+    void heartbeatKeepsTheCallersTokenWhileMoreThanHalfItsLifetimeIsLeft() {
+        String examId = Fixtures.openExam(now());
+        Started s = Fixtures.startFresh(examId);
+        String path = "/api/v1/sessions/" + s.sessionId() + "/heartbeat";
+        Response early = given().auth().oauth2(s.token()).post(path);
+        early.then().statusCode(200).body("token", equalTo(s.token()));
+        String expiresAt = early.path("tokenExpiresAt");
+        clock.advance(Duration.ofMinutes(7)); // 8 of the 15 minutes left
+        given().auth().oauth2(s.token()).post(path).then().statusCode(200).body("token", equalTo(s.token()))
+                .body("tokenExpiresAt", equalTo(expiresAt));
+        clock.advance(Duration.ofSeconds(31)); // under half left: a new token, a later expiry
+        Response late = given().auth().oauth2(s.token()).post(path);
+        late.then().statusCode(200).body("deviceEpoch", equalTo(1));
+        assertNotEquals(s.token(), late.path("token"));
+        assertTrue(Instant.parse(late.path("tokenExpiresAt")).isAfter(Instant.parse(expiresAt)));
+    }
+
+    @Test
     void heartbeatRenewsTheTokenWithTheSameEpoch() {
         String examId = Fixtures.openExam(now());
         Started s = Fixtures.startFresh(examId);

@@ -51,6 +51,16 @@ public class Caller {
         return epoch;
     }
 
+    /** The bearer token of this request as sent, or null. */
+    public String token() {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getRawToken() : null;
+    }
+
+    /** The expiry ({@code exp}, epoch seconds) of this request's token, or 0 when it has none. */
+    public long tokenExpiresAt() {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getExpirationTime() : 0;
+    }
+
     /** Operators and services reach every session; a candidate only the one in its token. */
     public void requireSession(String sessionId) {
         if (isOperator() || isService()) {
