@@ -109,6 +109,11 @@ per_request() { # snapshot-before snapshot-after wrk-output -> "a / b / c" CPU Â
   local n; n=$(field "$3" requests)
   python3 -c "import os,sys; b=list(map(int,sys.argv[1].split())); a=list(map(int,sys.argv[2].split())); n=max(int(sys.argv[3] or 0),1); hz=os.sysconf('SC_CLK_TCK'); print(' / '.join(f'{(y-x)*1e6/hz/n:.0f}' for x,y in zip(b,a)))" "$1" "$2" "${n:-0}"
 }
+machine_share() { # /proc/stat's first line before and after a run -> its idle, iowait and steal shares
+  # An idle share well above zero means the run was not bound by the machine's CPU.
+  paste "$1" "$2" | awk '{h = NF / 2; t = 0; for (i = 2; i <= h; i++) t += $(h+i) - $i;
+    printf "%.0f %% idle, %.0f %% iowait, %.0f %% steal\n", 100 * ($(h+5) - $5) / t, 100 * ($(h+6) - $6) / t, 100 * ($(h+9) - $9) / t}'
+}
 wait_for_flush() { # until nothing waits for the write-behind (at most 60 s)
   for _ in $(seq 1 600); do
     v=$(curl -sf "$URL/q/metrics" | awk '/^exam_answer_persist_backlog_age_seconds/ {print $2}')
@@ -172,9 +177,7 @@ for c in $CONNECTIONS; do
       '{d = ($3 - $2) * 1e6 / hz / n; if (d >= 0.5) printf "  %-40s %6.1f\n", $1, d}' | sort -k2 -nr
     # jstat -gc columns (JDK 17): ... YGC YGCT FGC FGCT CGC CGCT GCT
     paste "$WORK/gc0.txt" "$WORK/gc1.txt" | awk '{h = NF / 2; printf "GC over the run: %d young (%.3f s), %d full (%.3f s)\n", $(h+h-6) - $(h-6), $(h+h-5) - $(h-5), $(h+h-4) - $(h-4), $(h+h-3) - $(h-3)}'
-    # An idle share well above zero means the run was not bound by the machine's CPU.
-    paste "$WORK/machine0.txt" "$WORK/machine1.txt" | awk '{h = NF / 2; t = 0; for (i = 2; i <= h; i++) t += $(h+i) - $i;
-      printf "machine CPU over the run: %.0f %% idle, %.0f %% iowait, %.0f %% steal\n", 100 * ($(h+5) - $5) / t, 100 * ($(h+6) - $6) / t, 100 * ($(h+9) - $9) / t}'
+    echo "machine CPU over the autosave run: $(machine_share "$WORK/machine0.txt" "$WORK/machine1.txt")"
     echo "Redis CPU per command (commands inside scripts count under their own name too):"
     python3 - "$WORK/redis0.txt" "$WORK/redis1.txt" "${n:-1}" <<'PY'
 import re, sys
@@ -195,8 +198,11 @@ PY
   curl -sf "$URL/q/metrics" >"$WORK/after.txt"
   read -r lag50 lag99 _ < <(python3 "$HERE/lag.py" "$WORK/before.txt" "$WORK/after.txt")
   if [ "$CELL_WARMUP" -gt 0 ]; then run_wrk ceiling "$c" "$CELL_WARMUP" "$WORK/cw-c.txt"; cpu1=$(cpu_snapshot "$SERVICE_PID"); fi
+  head -1 /proc/stat >"$WORK/machine2.txt"
   run_wrk ceiling "$c" "$DURATION" "$WORK/c-$c.txt"
+  head -1 /proc/stat >"$WORK/machine3.txt"
   cpu2=$(cpu_snapshot "$SERVICE_PID")
+  echo "machine CPU over the ceiling run: $(machine_share "$WORK/machine2.txt" "$WORK/machine3.txt")" >>"$STATS"
   a=$(field "$WORK/a-$c.txt" rps); ce=$(field "$WORK/c-$c.txt" rps)
   pct=$(python3 -c "print(f'{100*float(\"${a:-0}\")/max(float(\"${ce:-0}\"),1e-9):.0f} %')")
   cpua=$(per_request "$cpu0" "$cpu1" "$WORK/a-$c.txt"); cpuc=$(per_request "$cpu1" "$cpu2" "$WORK/c-$c.txt")
