@@ -34,16 +34,16 @@ public class DraftRepository {
             ON CONFLICT (session_id) DO UPDATE SET generation = GREATEST(d.generation, EXCLUDED.generation),
                 version = GREATEST(d.version, EXCLUDED.version),
                 late_changes = GREATEST(d.late_changes, EXCLUDED.late_changes), updated_at = now()""";
-    // A value reaches the history when it is newer than the newest stamp held for its question
-    // (the history's newest stamp is the answer): a replayed or reordered flush of an older
-    // value adds nothing, so the history lists the values in the order they became the answer.
+    // Every value that reaches PostgreSQL is a history row with its stamp; the same stamp again
+    // (a replayed flush) is the same value and adds nothing. A question's answer is its highest
+    // stamp (ANSWERS), so a late flush of an older value — a flusher that read the draft before
+    // another one flushed a newer value — adds a row that never becomes the answer. No lookup of
+    // the newest stamp here: a NOT EXISTS guard was planned as a sequential scan of the history
+    // per row when the table was empty at planning time (no autovacuum), and the cached plan
+    // stayed while the table grew (the 2026-12-01 storm: 80,000 scans, 1.1 billion rows read).
     private static final String INSERT_ANSWERS = """
             INSERT INTO exam_answer.answer_history (session_id, question_id, epoch, version, value, generation)
             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
-                AS i(session_id, question_id, epoch, version, value, generation)
-            WHERE NOT EXISTS (SELECT 1 FROM exam_answer.answer_history h
-                WHERE h.session_id = i.session_id AND h.question_id = i.question_id
-                AND (h.epoch, h.version) >= (i.epoch, i.version))
             ON CONFLICT (session_id, question_id, epoch, version) DO NOTHING""";
     private static final String SEAL = """
             UPDATE exam_answer.draft SET sealed_at = COALESCE(sealed_at, $2), snapshot = COALESCE(snapshot, $3),

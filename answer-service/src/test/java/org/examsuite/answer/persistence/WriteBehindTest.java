@@ -157,9 +157,14 @@ class WriteBehindTest {
         Draft old = new Draft(s.sessionId(), s.examId(), 1, 3, 0, 1, 0, 0,
                 Map.of("q4", new StampedAnswer("q4", 1, 3, 1, "\"old\"")));
         repository.persist(List.of(old)).await().indefinitely();
+        repository.persist(List.of(old)).await().indefinitely(); // and replayed: the same stamp adds nothing
         assertEquals(Map.of("q4", "1:8:\"new\""), storedStamps(s));
+        // The older value reached PostgreSQL late: it is in the history, with its stamp, and
+        // never the answer — neither here nor in a draft restored from PostgreSQL.
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + s.sessionId() + "/history").then()
-                .statusCode(200).body("entries", hasSize(1));
+                .statusCode(200).body("entries", hasSize(2)).body("entries[1].version", equalTo(3));
+        fixtures.loseDraft(s);
+        s.draft().statusCode(200).body("answers.q4.value", equalTo("new")).body("answers.q4.version", equalTo(8));
         assertFalse(fixtures.draftInRedis(new TestSession("s-none", "e", "c")));
     }
 
