@@ -23,8 +23,8 @@ public class DraftRepository {
             INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation) VALUES ($1, $2, 1)
             ON CONFLICT (session_id) DO UPDATE SET generation = d.generation + 1, updated_at = now()
             RETURNING exam_id, generation, version, late_changes, sealed_at""";
-    // The newest answer per question is its highest stamp in the history (a backward scan of
-    // the unique stamp index).
+    // The newest answer per question is its highest stamp in the history (the session's rows
+    // come from the unique stamp index, which leads with session_id).
     private static final String ANSWERS = """
             SELECT DISTINCT ON (question_id) question_id, epoch, version, value FROM exam_answer.answer_history
             WHERE session_id = $1 ORDER BY question_id DESC, epoch DESC, version DESC""";
