@@ -115,7 +115,8 @@ jvm_threads_ms() { # pid -> "jit_ms gc_ms"
   done
   echo "$jit $gc"
 }
-cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
+# (not lib.sh's cpu_snapshot: this one is in ms, per service, with the whole machine's busy time)
+storm_cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
 for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
   # Up to 4 minutes: on a machine busy with builds a Quarkus start has taken over two.
   for _ in $(seq 1 240); do
@@ -149,11 +150,11 @@ for n in $SESSIONS; do
   # Seeds published session state + tokens the way session-service would (shared with bench/autosave).
   java "$ROOT/bench/autosave/Seed.java" "$n" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions-$n.txt"
   java "$HERE/Storm.java" drafts "$WORK/sessions-$n.txt" "http://127.0.0.1:$ANSWER_PORT"
-  read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(cpu_snapshot)"
+  read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub0 gc_sub0 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
   java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
     "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
-  read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(cpu_snapshot)"
+  read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub1 gc_sub1 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
   exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
   db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
