@@ -11,8 +11,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.tracing.StreamTracing;
@@ -78,8 +76,7 @@ public class PaperMaker {
     public Outcome proceed(SessionState session, String candidateId, String submittedBy, String actor,
             SubmitGate.Claim claim, SubmitGate.Sheet pending, SubmitGate.Step step, int createdStatus) {
         String sessionId = session.sessionId();
-        long giveUpAt = System.nanoTime() + maxWait.toNanos();
-        long pauseMillis = 20;
+        Pause waitForPaper = new Pause(maxWait, Duration.ofMillis(250));
         SubmitGate.Step current = step != null ? step : gate.poll(sessionId, claim, pending);
         while (true) {
             switch (current.outcome()) {
@@ -95,13 +92,11 @@ public class PaperMaker {
             if (pending != null && current.kept() == SheetStore.Kept.KEPT) {
                 pending = null;
             }
-            if (System.nanoTime() > giveUpAt) {
+            // Waiting for the lock holder's paper: a short, growing pause on this worker thread.
+            if (!waitForPaper.pause()) {
                 throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
                         "The session's paper is still being stored; retry to get it.", 1);
             }
-            // Waiting for the lock holder's paper: a short, growing pause on this worker thread.
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
-            pauseMillis = Math.min(pauseMillis * 2, 250);
             current = gate.poll(sessionId, claim, pending);
         }
     }

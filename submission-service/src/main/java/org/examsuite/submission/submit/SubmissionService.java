@@ -6,14 +6,13 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.paper.Canonical;
 import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperMaker;
+import org.examsuite.submission.paper.Pause;
 import org.examsuite.submission.paper.SheetStore;
 import org.examsuite.submission.paper.SubmitGate;
 import org.examsuite.submission.session.ExamQuestions;
@@ -157,11 +156,8 @@ public class SubmissionService {
         // The same key in flight is nearly always a double click whose first request ends within
         // ~100 ms: look again for a short while (the same step: its stored response is then
         // replayed) rather than send the client away for the 1 s of a Retry-After.
-        long lookUntil = System.nanoTime() + inFlightWait.toNanos();
-        long pauseMillis = 20;
-        while (step.outcome() == SubmitGate.Outcome.IN_FLIGHT && System.nanoTime() < lookUntil) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
-            pauseMillis = Math.min(pauseMillis * 2, 160);
+        Pause lookAgain = new Pause(inFlightWait, Duration.ofMillis(160));
+        while (step.outcome() == SubmitGate.Outcome.IN_FLIGHT && lookAgain.pause()) {
             step = gate.begin(sessionId, claim, fingerprint, takenOver, own);
         }
         switch (step.outcome()) {
