@@ -45,10 +45,19 @@ public class DraftRepository {
             INSERT INTO exam_answer.answer_history (session_id, question_id, epoch, version, value, generation)
             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
             ON CONFLICT (session_id, question_id, epoch, version) DO NOTHING""";
-    private static final String SEAL = """
-            UPDATE exam_answer.draft SET sealed_at = COALESCE(sealed_at, $2), snapshot = COALESCE(snapshot, $3),
-                updated_at = now() WHERE session_id = $1 RETURNING snapshot""";
-    private static final String SNAPSHOT = "SELECT snapshot FROM exam_answer.draft WHERE session_id = $1 AND snapshot IS NOT NULL";
+    // The seal in one statement (one round trip, one implicit transaction): the sealed draft's
+    // history rows, its draft row and the seal. The first snapshot stored stays and is returned,
+    // so a repeated seal returns the same one.
+    private static final String SEAL = "WITH history AS (" + INSERT_ANSWERS + """
+            )
+            INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation, version, late_changes, sealed_at, snapshot)
+            VALUES ($7, $8, $9, $10, $11, $12, $13)
+            ON CONFLICT (session_id) DO UPDATE SET generation = GREATEST(d.generation, EXCLUDED.generation),
+                version = GREATEST(d.version, EXCLUDED.version),
+                late_changes = GREATEST(d.late_changes, EXCLUDED.late_changes),
+                sealed_at = COALESCE(d.sealed_at, EXCLUDED.sealed_at), snapshot = COALESCE(d.snapshot, EXCLUDED.snapshot),
+                updated_at = now()
+            RETURNING snapshot""";
     private static final String HISTORY = """
             SELECT id, question_id, epoch, version, value, generation, persisted_at FROM exam_answer.answer_history
             WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3""";
@@ -102,8 +111,6 @@ public class DraftRepository {
         Long[] generations = new Long[n];
         Long[] versions = new Long[n];
         Long[] lates = new Long[n];
-        List<StampedAnswer> answers = new ArrayList<>();
-        List<Draft> answerOwners = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Draft draft = sorted.get(i);
             sessions[i] = draft.sessionId();
@@ -111,16 +118,25 @@ public class DraftRepository {
             generations[i] = draft.generation();
             versions[i] = draft.version();
             lates[i] = draft.lateChanges();
-            draft.answers().values().stream().sorted(Comparator.comparing(StampedAnswer::questionId)).forEach(a -> {
-                answers.add(a);
-                answerOwners.add(draft);
-            });
         }
         Uni<?> draftRows = conn.preparedQuery(UPSERT_DRAFTS)
                 .execute(Tuple.tuple().addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations)
                         .addArrayOfLong(versions).addArrayOfLong(lates));
-        if (answers.isEmpty()) {
+        if (sorted.stream().allMatch(draft -> draft.answers().isEmpty())) {
             return draftRows.replaceWithVoid();
+        }
+        return draftRows.chain(() -> conn.preparedQuery(INSERT_ANSWERS).execute(historyRows(sorted))).replaceWithVoid();
+    }
+
+    /** The history rows of the drafts' answers (in the drafts' order, then by question): INSERT_ANSWERS' six arrays. */
+    private static Tuple historyRows(List<Draft> drafts) {
+        List<StampedAnswer> answers = new ArrayList<>();
+        List<Draft> answerOwners = new ArrayList<>();
+        for (Draft draft : drafts) {
+            draft.answers().values().stream().sorted(Comparator.comparing(StampedAnswer::questionId)).forEach(a -> {
+                answers.add(a);
+                answerOwners.add(draft);
+            });
         }
         int m = answers.size();
         String[] answerSessions = new String[m];
@@ -138,26 +154,19 @@ public class DraftRepository {
             values[i] = answer.json();
             answerGenerations[i] = answerOwners.get(i).generation();
         }
-        return draftRows.chain(() -> conn.preparedQuery(INSERT_ANSWERS)
-                .execute(Tuple.tuple().addArrayOfString(answerSessions).addArrayOfString(questions).addArrayOfLong(epochs)
-                        .addArrayOfLong(answerVersions).addArrayOfString(values).addArrayOfLong(answerGenerations)))
-                .replaceWithVoid();
+        return Tuple.tuple().addArrayOfString(answerSessions).addArrayOfString(questions).addArrayOfLong(epochs)
+                .addArrayOfLong(answerVersions).addArrayOfString(values).addArrayOfLong(answerGenerations);
     }
 
     /**
-     * Makes the seal durable: the sealed draft's answers, then the seal itself. The first
-     * snapshot stored stays; the one stored is returned (a repeated seal returns the same).
+     * Makes the seal durable in one statement: the sealed draft's answers, its row and the seal.
+     * The first snapshot stored stays; the one stored is returned (a repeated seal returns the same).
      */
     public Uni<String> seal(Draft draft, OffsetDateTime sealedAt, String snapshot) {
-        return pool.withTransaction(conn -> persist(conn, List.of(draft))
-                .chain(() -> conn.preparedQuery(SEAL).execute(Tuple.of(draft.sessionId(), sealedAt, snapshot)))
-                .map(rows -> rows.iterator().next().getString("snapshot")));
-    }
-
-    /** The stored seal snapshot, or null while the draft is not sealed in PostgreSQL. */
-    public Uni<String> sealedSnapshot(String sessionId) {
-        return pool.preparedQuery(SNAPSHOT).execute(Tuple.of(sessionId))
-                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("snapshot"));
+        Tuple row = historyRows(List.of(draft)).addString(draft.sessionId()).addString(draft.examId())
+                .addLong(draft.generation()).addLong(draft.version()).addLong(draft.lateChanges())
+                .addOffsetDateTime(sealedAt).addString(snapshot);
+        return pool.preparedQuery(SEAL).execute(row).map(rows -> rows.iterator().next().getString("snapshot"));
     }
 
     public record HistoryRow(long id, String questionId, long epoch, long version, String value, long generation,

@@ -19,9 +19,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Sealing at submission: close the draft in Redis (one Lua call — nothing applies after it),
- * make the seal and its snapshot durable in PostgreSQL, then answer with the stored snapshot.
- * PostgreSQL's seal is authoritative and idempotent: the first snapshot stored is the one
- * every later seal returns, whatever happened to Redis in between.
+ * make the seal and its snapshot durable in PostgreSQL (one statement), then answer with the
+ * stored snapshot. PostgreSQL's seal is authoritative and idempotent: the first snapshot stored
+ * is the one every later seal returns, whatever happened to Redis in between.
  */
 @ApplicationScoped
 public class SealService {
@@ -39,13 +39,10 @@ public class SealService {
     ObjectMapper mapper;
 
     public Uni<String> seal(String sessionId) {
-        return repository.sealedSnapshot(sessionId).chain(stored -> stored != null
-                ? closeRedis(sessionId).replaceWith(stored)
-                : closeRedis(sessionId).chain(draft -> {
-                    OffsetDateTime sealedAt = Instant.ofEpochMilli(draft.sealedAtMs()).atOffset(ZoneOffset.UTC);
-                    return repository.seal(draft, sealedAt, snapshot(draft, sealedAt))
-                            .onFailure().transform(SealService::unavailable);
-                }));
+        return closeRedis(sessionId).chain(draft -> {
+            OffsetDateTime sealedAt = Instant.ofEpochMilli(draft.sealedAtMs()).atOffset(ZoneOffset.UTC);
+            return repository.seal(draft, sealedAt, snapshot(draft, sealedAt)).onFailure().transform(SealService::unavailable);
+        });
     }
 
     /** Seals the draft in Redis, restoring it from PostgreSQL first when Redis lost it. */
