@@ -116,12 +116,10 @@ public class PaperMaker {
         String sessionId = session.sessionId();
         boolean finished = false;
         try {
-            // Redis said no paper; PostgreSQL has the last word (a cache Redis lost).
-            Paper existing = papers.findBySession(sessionId);
-            if (existing != null) {
-                finished = finish(existing, token, claim, 200);
-                return new Outcome(existing, false);
-            }
+            // Redis said no paper. PostgreSQL has the last word, but is not asked first: a paper
+            // Redis forgot (lost data, an expired cache) is rare, and then the insert below meets
+            // the unique constraint and the stored paper is returned — after a repeated seal,
+            // which answers the seal already stored. So the usual build makes one PostgreSQL trip.
             SealedDraft draft = seal(sessionId);
             // Close and read the kept sheets after the seal (which closes autosave), in one atomic
             // step against keeping: every sheet kept until this moment is in the paper, and every

@@ -90,6 +90,22 @@ class SubmissionContractTest extends SubmissionTestBase {
         assertEquals(1, paperCount(s));
     }
 
+    @Test
+    void aPaperRedisForgotIsStillTheSessionsOnePaper() {
+        Session s = session();
+        String paperId = submit(s, "k-a", sheet(s.id(), "q1", "\"4\"", 1)).statusCode(201).extract().path("paperId");
+        // Redis loses what it knew of the paper (a restart without persistence, an expired cache):
+        // PostgreSQL's paper is the answer, to a candidate's new key and to the auto-submit alike.
+        redis.key().del(Keys.paper(s.id()), Keys.sheet(s.id()), Keys.lock(s.id()));
+        submit(s, "k-b", sheet(s.id(), "q1", "\"3\"", 9)).statusCode(200).header("Idempotent-Replayed", nullValue())
+                .body("paperId", equalTo(paperId)).body("answers.q1.value", equalTo("4"));
+        redis.key().del(Keys.paper(s.id()));
+        autoSubmit(s, "AUTO").statusCode(200).body("paperId", equalTo(paperId)).body("submittedBy", equalTo("CANDIDATE"));
+        submit(s, "k-b", sheet(s.id(), "q1", "\"3\"", 9)).statusCode(200).header("Idempotent-Replayed", equalTo("true"))
+                .body("paperId", equalTo(paperId));
+        assertEquals(1, paperCount(s));
+    }
+
     /** Sends a submission whose seal answer-service holds until {@code held} opens; returns once the seal was called. */
     private CompletableFuture<Response> submitWithHeldSeal(Session s, String key, String body, CountDownLatch held) {
         Stubs.HELD_SEALS.put(s.id(), held);
