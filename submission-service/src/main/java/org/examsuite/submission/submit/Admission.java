@@ -25,9 +25,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>
  * The Retry-After of a shed request (this 429 and {@link FrontDoor}'s 503) books it a return
  * second: the first of the next {@code exam.submission.max-retry-after} seconds that has fewer
- * returns booked than 1.5 × what this replica completes in a second (the best second of the
- * last ten, at least max-concurrent; the half more lets a replica that can do more show it);
- * when every second is booked full, a second at random among them. So shed clients come back
+ * returns booked than 1.5 × what this replica completes in a second (the half more lets a
+ * replica that can do more show it); when every second is booked full, a second at random among
+ * them. What it completes in a second is the larger of the best second of the last ten and
+ * what its places do now — max-concurrent places, each held for the recent mean time a
+ * submission holds one (Little's law; exact while every place is taken, as when requests are
+ * shed) — and at least max-concurrent. The second figure exists for the start of a rush: the
+ * thousands refused in its first second were booked by the first figure alone, at the pace of
+ * a quiet replica, and came back over a minute to a replica that could have served them in half
+ * of it (docs/benchmarks.md, "Runs of 2026-12-01T07:24"). So shed clients come back
  * about as fast as papers are made — in a light overload after 1 s, in a rush far beyond
  * capacity spread over up to a minute — and neither hammer a saturated replica nor leave it
  * idle while they wait. A fixed 1–10 s made a 10,000-session storm on 2 cores refuse ~900
@@ -53,6 +59,8 @@ public class Admission {
     /** Submissions completed in each of the last seconds (ring), read only under the roll. */
     private final int[] completedPerSecond = new int[CAPACITY_SECONDS];
     private volatile int capacityPerSecond;
+    /** The recent mean time a submission holds its place (nanoseconds; 0 = none completed yet). */
+    private final AtomicLong meanHoldNanos = new AtomicLong();
 
     @Inject
     Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "32") int maxConcurrent,
@@ -99,16 +107,21 @@ public class Admission {
         }
     }
 
-    public void leave() {
+    /** Gives the place back; {@code heldNanos}: how long this submission held it. */
+    public void leave(long heldNanos) {
         permits.release();
         roll();
         completed.incrementAndGet();
+        // A moving mean over about the last eight submissions: quick to follow a rush that begins.
+        meanHoldNanos.getAndUpdate(mean -> mean == 0 ? heldNanos : mean + (heldNanos - mean) / 8);
     }
 
     /** Seconds a shed request is told to wait: its booked return second (see above). */
     public int shedRetryAfterSeconds() {
         long now = roll();
-        int capacity = capacityPerSecond;
+        long meanHold = meanHoldNanos.get();
+        int placesPace = meanHold <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE / 2, maxConcurrent * 1_000_000_000L / meanHold);
+        int capacity = Math.max(capacityPerSecond, bookablePerSecond(placesPace));
         int horizon = returns.length() - 1;
         for (int after = 1; after < horizon; after++) {
             int slot = slot(now + after);

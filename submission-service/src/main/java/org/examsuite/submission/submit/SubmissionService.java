@@ -135,10 +135,11 @@ public class SubmissionService {
                         : "Too many submissions right now; retry to get your paper.", retryAfter);
             }
         }
+        long admittedAt = System.nanoTime();
         try {
             return decideAdmitted(key, sheet, session, candidateId, epoch, receivedAt);
         } finally {
-            admission.leave();
+            admission.leave(System.nanoTime() - admittedAt);
         }
     }
 

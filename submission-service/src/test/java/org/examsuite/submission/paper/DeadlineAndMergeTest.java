@@ -129,7 +129,7 @@ class DeadlineAndMergeTest extends SubmissionTestBase {
                     .body("code", equalTo("SUBMISSIONS_BUSY"));
         } finally {
             for (int i = 0; i < taken; i++) {
-                admission.leave();
+                admission.leave(0);
             }
         }
         assertEquals(0, paperCount(s));

@@ -140,7 +140,7 @@ class SheetClosingTest extends SubmissionTestBase {
                         .header("Retry-After", notNullValue()).body("code", equalTo("PAPER_IN_PROGRESS"));
             } finally {
                 for (int i = 0; i < taken; i++) {
-                    admission.leave();
+                    admission.leave(0);
                 }
             }
             assertFalse(sheets.read(s.id()).containsKey("q3"), "a refused sheet is not kept");

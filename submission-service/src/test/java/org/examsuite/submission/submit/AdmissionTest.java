@@ -15,11 +15,15 @@ class AdmissionTest {
     private final AtomicLong now = new AtomicLong(TimeUnit.SECONDS.toNanos(1_000));
     private final Admission admission = new Admission(32, 0, Duration.ZERO, Duration.ofSeconds(60), now::get);
 
-    /** One second of traffic: this many submissions complete, then this many requests are shed; the Retry-Afters told, counted. */
+    /**
+     * One second of traffic: this many submissions complete, then this many requests are shed; the
+     * Retry-Afters told, counted. Each submission held its place a whole second, so the places'
+     * own pace (32 places / 1 s) is no more than the bulkhead's size and the seconds decide.
+     */
     private Map<Integer, Integer> second(int completed, int shed) {
         for (int i = 0; i < completed; i++) {
             assertTrue(admission.tryEnter());
-            admission.leave();
+            admission.leave(TimeUnit.SECONDS.toNanos(1));
         }
         Map<Integer, Integer> told = new TreeMap<>();
         for (int i = 0; i < shed; i++) {
@@ -70,6 +74,32 @@ class AdmissionTest {
     void withNothingCompletedYetThePaceIsTheBulkheadsSize() {
         Map<Integer, Integer> told = second(0, 100);
         assertEquals(Map.of(1, 48, 2, 48, 3, 4), told);
+    }
+
+    @Test
+    void theFirstSecondOfARushIsBookedAtThePaceOfThePlacesNotOfAQuietReplica() {
+        // No second has ended yet, but ten submissions held their places 100 ms each: 32 places
+        // make about 320 a second, so 480 returns are booked per second, not the bulkhead's 48.
+        for (int i = 0; i < 10; i++) {
+            assertTrue(admission.tryEnter());
+            admission.leave(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        Map<Integer, Integer> told = new TreeMap<>();
+        for (int i = 0; i < 1_000; i++) {
+            told.merge(admission.shedRetryAfterSeconds(), 1, Integer::sum);
+        }
+        assertEquals(Map.of(1, 480, 2, 480, 3, 40), told);
+        // The mean follows the rush: when submissions slow down to 400 ms, the pace is 80 a second.
+        for (int i = 0; i < 60; i++) {
+            assertTrue(admission.tryEnter());
+            admission.leave(TimeUnit.MILLISECONDS.toNanos(400));
+        }
+        now.addAndGet(TimeUnit.SECONDS.toNanos(3));
+        told = new TreeMap<>();
+        for (int i = 0; i < 200; i++) {
+            told.merge(admission.shedRetryAfterSeconds(), 1, Integer::sum);
+        }
+        assertEquals(Map.of(1, 120, 2, 80), told);
     }
 
     @Test
