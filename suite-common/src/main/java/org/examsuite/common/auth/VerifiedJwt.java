@@ -22,7 +22,8 @@ final class VerifiedJwt implements JsonWebToken {
     VerifiedJwt(String name, String rawToken, Map<String, Object> claims) {
         this.name = name;
         this.rawToken = rawToken;
-        this.claims = claims;
+        // Immutable and compact (one array, no entry objects): thousands are kept in a deadline storm.
+        this.claims = Map.copyOf(claims);
     }
 
     @Override
