@@ -47,7 +47,9 @@ public class DraftRepository {
             ON CONFLICT (session_id, question_id, epoch, version) DO NOTHING""";
     // The seal in one statement (one round trip, one implicit transaction): the sealed draft's
     // history rows, its draft row and the seal. The first snapshot stored stays and is returned,
-    // so a repeated seal returns the same one.
+    // so a repeated seal returns the same one. PostgreSQL runs a WITH sub-statement that the main
+    // query does not read after the main query, so the draft row is locked before the history
+    // rows — the write-behind's order (UPSERT_DRAFTS, then INSERT_ANSWERS): no deadlock between them.
     private static final String SEAL = "WITH history AS (" + INSERT_ANSWERS + """
             )
             INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation, version, late_changes, sealed_at, snapshot)
