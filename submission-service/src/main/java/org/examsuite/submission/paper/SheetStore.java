@@ -32,7 +32,7 @@ public class SheetStore {
     /** The hash field that marks the sheets closed by a build (never a question id: ids have no '!'). */
     static final String CLOSED = "!closed";
 
-    private final LuaScript keepScript = LuaScript.resource(SheetStore.class, "keep_sheet.lua");
+    private final LuaScript keepScript = LuaScript.resource(SheetStore.class, "sheet_merge.lua", "keep_sheet.lua");
     private final LuaScript closeScript = LuaScript.resource(SheetStore.class, "close_sheets.lua");
 
     /** What {@link #keep} did with a sheet. */

@@ -32,7 +32,7 @@ import org.examsuite.submission.submit.FinalSheet;
 public class SubmitGate {
     private static final Duration MINIMUM_RETENTION = Duration.ofHours(24);
 
-    private final LuaScript stepScript = LuaScript.resource(SubmitGate.class, "submit_step.lua");
+    private final LuaScript stepScript = LuaScript.resource(SubmitGate.class, "sheet_merge.lua", "submit_step.lua");
     private final LuaScript finishScript = LuaScript.resource(SubmitGate.class, "finish_build.lua");
 
     @Inject

@@ -32,16 +32,24 @@ public final class LuaScript {
         }
     }
 
-    /** Reads {@code name} from the package of {@code owner} (e.g. the store class). */
-    public static LuaScript resource(Class<?> owner, String name) {
-        try (InputStream in = owner.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing Lua script " + name + " beside " + owner.getName());
+    /**
+     * Reads {@code names} from the package of {@code owner} (e.g. the store class), one script in
+     * that order: Redis scripts cannot load one another, so a function two scripts share is a
+     * resource of its own, put before each.
+     */
+    public static LuaScript resource(Class<?> owner, String... names) {
+        StringBuilder source = new StringBuilder();
+        for (String name : names) {
+            try (InputStream in = owner.getResourceAsStream(name)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing Lua script " + name + " beside " + owner.getName());
+                }
+                source.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        return new LuaScript(source.toString());
     }
 
     public Response run(RedisDataSource redis, List<String> keys, List<String> args) {

@@ -55,22 +55,9 @@ if begin and owner ~= '' then
   redis.call('PEXPIRE', KEYS[4], ARGV[4])
 end
 
--- Per question by stamp (epoch, version): a value replaces the kept one only when strictly newer.
+-- Per question by stamp (mergeSheet, sheet_merge.lua).
 local function keepSheet()
-  local epoch = tonumber(ARGV[10])
-  for i = 13, #ARGV, 3 do
-    local question, version = ARGV[i], tonumber(ARGV[i + 1])
-    local held = redis.call('HGET', KEYS[2], question)
-    local newer = true
-    if held then
-      local heldEpoch, heldVersion = string.match(held, '^(%d+)|(%d+)|')
-      heldEpoch, heldVersion = tonumber(heldEpoch), tonumber(heldVersion)
-      newer = epoch > heldEpoch or (epoch == heldEpoch and version > heldVersion)
-    end
-    if newer then
-      redis.call('HSET', KEYS[2], question, ARGV[10] .. '|' .. ARGV[i + 1] .. '|' .. ARGV[11] .. '|' .. ARGV[i + 2])
-    end
-  end
+  mergeSheet(KEYS[2], ARGV[10], ARGV[11], 13)
   redis.call('PEXPIRE', KEYS[2], ARGV[12])
 end
 
