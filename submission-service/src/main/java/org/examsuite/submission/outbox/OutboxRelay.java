@@ -29,6 +29,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,10 @@ import org.jboss.logging.Logger;
  * (grading-started) — at least once, even if Redis loses the stream entry.</li>
  * <li>SESSION_SUBMITTED: tells session-service, retried with backoff until it answers 2xx.</li>
  * </ul>
- * Runs every {@code poll-interval} and right after each paper is stored ({@link #kick()}).
+ * Runs every {@code poll-interval} and {@code kick-delay} after a paper is stored
+ * ({@link #kick()}); the papers stored meanwhile go in the same run. Without the delay each
+ * paper of a steady rush had a run of its own — three PostgreSQL statements (claim, two marks)
+ * per paper at 300 papers/s instead of three per run.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -83,6 +87,8 @@ public class OutboxRelay {
     Duration lease;
     @ConfigProperty(name = "exam.outbox.batch-size", defaultValue = "200")
     int batchSize;
+    @ConfigProperty(name = "exam.outbox.kick-delay", defaultValue = "PT0.05S")
+    Duration kickDelay;
 
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean wanted = new AtomicBoolean();
@@ -113,31 +119,39 @@ public class OutboxRelay {
         notifier.shutdownNow();
     }
 
-    /** Asks for a run soon; many kicks during one run fold into one more run. */
+    /** Asks for a run within {@code kick-delay}; the kicks until it starts, and during it, fold into it and one more run. */
     public void kick() {
         if (executor == null) {
             return;
         }
         wanted.set(true);
         if (running.compareAndSet(false, true)) {
-            executor.execute(this::drain);
+            schedule();
+        }
+    }
+
+    private void schedule() {
+        try {
+            executor.schedule(this::drain, kickDelay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            running.set(false); // shutting down
         }
     }
 
     private void drain() {
         try {
-            while (wanted.getAndSet(false)) {
-                while (runOnce() >= batchSize) {
-                    // a full batch: there is more to send
-                }
+            wanted.set(false);
+            while (runOnce() >= batchSize) {
+                // a full batch: there is more to send
             }
         } catch (RuntimeException e) {
             LOG.warnf("outbox relay run failed: %s", e.toString());
         } finally {
             running.set(false);
         }
+        // Papers stored during the run: one more run, after the delay, with whatever came meanwhile.
         if (wanted.get() && running.compareAndSet(false, true)) {
-            executor.execute(this::drain);
+            schedule();
         }
     }
 
