@@ -77,15 +77,10 @@ public class VerifiedTokens {
 
     /** As {@link #findVerified(String)} at the given time (tests). */
     public Verified findVerified(String token, long nowMs) {
-        Verified verified = entries.get(token);
-        if (verified == null) {
-            return null;
+        Verified verified = unexpired(token, nowMs);
+        if (verified != null) {
+            hits.increment();
         }
-        if (nowMs >= verified.expiresAtMs()) {
-            entries.remove(token, verified);
-            return null;
-        }
-        hits.increment();
         return verified;
     }
 
@@ -95,12 +90,19 @@ public class VerifiedTokens {
      * identity is found.
      */
     public String tenantOf(String token) {
+        Verified verified = unexpired(token, System.currentTimeMillis());
+        Object tenant = verified == null ? null : verified.identity().getAttribute(TENANT_ATTRIBUTE);
+        return tenant == null ? null : tenant.toString();
+    }
+
+    /** The entry of a token that has not expired at {@code nowMs}; an expired one is dropped. */
+    private Verified unexpired(String token, long nowMs) {
         Verified verified = entries.get(token);
-        if (verified == null || System.currentTimeMillis() >= verified.expiresAtMs()) {
+        if (verified != null && nowMs >= verified.expiresAtMs()) {
+            entries.remove(token, verified);
             return null;
         }
-        Object tenant = verified.identity().getAttribute(TENANT_ATTRIBUTE);
-        return tenant == null ? null : tenant.toString();
+        return verified;
     }
 
     /**
