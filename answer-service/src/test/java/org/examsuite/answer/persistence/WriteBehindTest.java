@@ -60,12 +60,6 @@ class WriteBehindTest {
     @ConfigProperty(name = "exam.answer.write-behind.lease")
     Duration lease;
 
-    /** Stops the loop and waits for a round in flight, so none touches this test's drafts. */
-    private void pauseWriteBehind() {
-        writeBehind.pause();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !writeBehind.isInRound());
-    }
-
     @AfterEach
     void cleanUp() {
         writeBehind.resume();
@@ -74,7 +68,7 @@ class WriteBehindTest {
 
     @Test
     void everyAcknowledgedChangeReachesPostgresAcrossAStoppedAndACrashedFlusher() {
-        pauseWriteBehind();
+        fixtures.pauseWriteBehind();
         List<TestSession> sessions = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             sessions.add(fixtures.session());
@@ -128,7 +122,7 @@ class WriteBehindTest {
 
     @Test
     void changesRedisLostBeforeTheFlushShowUpAsANewGeneration() {
-        pauseWriteBehind();
+        fixtures.pauseWriteBehind();
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"unflushed\"")).statusCode(200).body("generation", equalTo(1));
         fixtures.loseDraft(s);
@@ -170,7 +164,7 @@ class WriteBehindTest {
 
     @Test
     void aFlushOfTheOldGenerationDoesNotCoverChangesOfTheRebuiltDraft() {
-        pauseWriteBehind();
+        fixtures.pauseWriteBehind();
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"before\"")).statusCode(200);
         Draft flushedBeforeTheLoss = store.readUnpersisted(s.sessionId()).await().indefinitely();
@@ -183,7 +177,7 @@ class WriteBehindTest {
 
     @Test
     void aBatchReadsAndMarksEverySessionInOnePipelineAndSkipsALostDraft() {
-        pauseWriteBehind();
+        fixtures.pauseWriteBehind();
         TestSession a = fixtures.session();
         TestSession lost = fixtures.session();
         TestSession b = fixtures.session();
@@ -206,7 +200,7 @@ class WriteBehindTest {
 
     @Test
     void onlyPendingAnswersAreReadAndADraftFromBeforeThePendingHashIsReadWhole() {
-        pauseWriteBehind();
+        fixtures.pauseWriteBehind();
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"a\"")).statusCode(200);
         s.patch(change(2, "q6", "\"b\"")).statusCode(200);

@@ -1,7 +1,6 @@
 package org.examsuite.answer.seal;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
 import static org.hamcrest.Matchers.anEmptyMap;
 import static org.hamcrest.Matchers.equalTo;
@@ -20,7 +19,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URL;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -130,8 +128,7 @@ class SealTest {
 
     @Test
     void theSealStoresTheSealedAnswersInPostgresWithoutTheWriteBehind() {
-        writeBehind.pause();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !writeBehind.isInRound());
+        fixtures.pauseWriteBehind();
         try {
             TestSession s = fixtures.session();
             s.patch(change(3, "q4", "\"Paris\"")).statusCode(200);

@@ -1,17 +1,20 @@
 package org.examsuite.answer.support;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.restassured.response.ValidatableResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.examsuite.answer.persistence.WriteBehind;
 import org.examsuite.testing.TestTokens;
 
 /**
@@ -34,6 +37,8 @@ public class Fixtures {
     RedisDataSource redis;
     @Inject
     Clock clock;
+    @Inject
+    WriteBehind writeBehind;
 
     private final List<String> created = new ArrayList<>();
 
@@ -93,6 +98,12 @@ public class Fixtures {
 
     public boolean draftInRedis(TestSession session) {
         return redis.key().exists("ans:{" + session.sessionId() + "}:draft");
+    }
+
+    /** Stops the write-behind and waits for a round in flight, so none touches the test's drafts (resume it after). */
+    public void pauseWriteBehind() {
+        writeBehind.pause();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !writeBehind.isInRound());
     }
 
     public void cleanUp() {
