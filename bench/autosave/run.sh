@@ -73,7 +73,6 @@ fi
 SERVICE_PID=""
 cleanup() {
   if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
-  if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   # This run's rows in PostgreSQL (its sessions only): left in place, every run made the
   # tables bigger and the next run slower.
   if [ -s "$WORK/sessions.txt" ]; then
@@ -103,6 +102,7 @@ SQL
       done
     fi
   fi
+  if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
