@@ -26,7 +26,7 @@ public final class Unavailable {
             "Connection is closed", "Connection was closed", "connection was closed", "Failed to connect",
             "Cannot connect to any of the provided endpoints", "Connection pool reached max wait queue size",
             "Timeout", "timed out", "Acquisition timeout", "Broken pipe", "Connection closed", "Pending requests", "Client is closed",
-            "No connection", "Cannot connect", "Unable to connect");
+            "No connection", "Cannot connect", "Unable to connect", "Connection is not active now");
 
     private Unavailable() {
     }
