@@ -1,6 +1,8 @@
 package org.examsuite.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,6 +38,20 @@ class DemoOptionsTest {
         assertEquals(42, options.seed());
         assertTrue(options.keepRunning());
         assertEquals(Path.of("/tmp/r"), options.reportDir());
+    }
+
+    @Test
+    void theDrillsOptionsAreAcceptedAndAbsentInAPlainDemo() {
+        DemoOptions demo = DemoOptions.parse(new String[] {"--operator-token", "t"}, Map.of());
+        DemoOptions drill = DemoOptions.parse(new String[] {"--operator-token", "t", "--json", "/tmp/out.json",
+            "--drill-dir", "/tmp/drill", "--drill-setup", "two replicas"}, Map.of());
+
+        assertFalse(demo.drill());
+        assertNull(demo.jsonFile());
+        assertTrue(drill.drill());
+        assertEquals(Path.of("/tmp/out.json"), drill.jsonFile());
+        assertEquals(Path.of("/tmp/drill"), drill.drillDir());
+        assertEquals("two replicas", drill.drillSetup());
     }
 
     @Test
