@@ -684,8 +684,27 @@ main() {
     --report-dir "$EXAM_HOME/docs/reports" --candidates "$CANDIDATES" --duration "$DURATION" --network "$NETWORK" \
     --seed "$SEED" --proxy-port-base 0 --wait "$WAIT_S" --drill-dir "$DRILL_DIR" \
     --drill-setup "redis $REDIS_MODE, faults $FAULTS" "${json_args[@]}" || rc=$?
-  if [ ! -f "$FAULTS_TSV.done" ]; then say "the fault schedule had not finished when the demo ended"; fi
+  check_schedule || { [ "$rc" = 0 ] && rc=1; }
   return "$rc"
+}
+
+# Every requested kind ran, and nothing FAILED (an injection that did not work, a replica that did
+# not come back): otherwise the drill did not test what it says.
+check_schedule() {
+  local ok=0 kind
+  if [ ! -f "$FAULTS_TSV.done" ]; then say "the fault schedule had not finished when the demo ended"; ok=1; fi
+  for kind in ${FAULTS//,/ }; do
+    if ! awk -F'\t' -v k="$kind" '$3 == k { found = 1 } END { exit !found }' "$FAULTS_TSV" 2>/dev/null; then
+      say "no '$kind' fault ran (see $LOGS/faults.log)"
+      ok=1
+    fi
+  done
+  if grep -q $'\tFAILED' "$FAULTS_TSV" 2>/dev/null; then
+    say "faults that FAILED:"
+    awk -F'\t' '$5 ~ /^FAILED/ { print "  " $3 " " $4 ": " $5 }' "$FAULTS_TSV"
+    ok=1
+  fi
+  return "$ok"
 }
 
 main
