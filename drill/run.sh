@@ -653,7 +653,8 @@ main() {
   for port in $INGRESS_PORT 18081 18082 18083 18084 18091 18092 18093 18094 18181 18182 18183 18184 $PG_PORT; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is taken (a drill still running? ./exam drill stops what it started)"; fi
   done
-  rm -rf "$STATE" "$LOGS"
+  rm -rf "$STATE" "$LOGS.1"
+  [ -d "$LOGS" ] && mv "$LOGS" "$LOGS.1" # the previous run's logs stay for one more run
   mkdir -p "$STATE" "$LOGS"
   rm -f "$FAULTS_TSV" "$FAULTS_TSV.done" "$DRILL_DIR/exam-started"
   say "seed $SEED; $CANDIDATES candidates, ${DURATION}s exam, $NETWORK network; faults: $FAULTS; Redis $REDIS_MODE"
