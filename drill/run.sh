@@ -312,10 +312,43 @@ start_replica() {
   disown "$pid" 2>/dev/null || true # its kill -9 is the point, not news for the terminal
   echo "$pid" >"$STATE/$name.pid"
 }
+# Until ready or the timeout: a replica that exits meanwhile is started again by the supervisor.
 wait_replica_ready() { # name timeout-s
   local deadline=$((SECONDS + $2))
   until replica_ready "$1"; do
-    if ! pid_alive "$(replica_pid "$1")" || [ "$SECONDS" -ge "$deadline" ]; then return 1; fi
+    [ "$SECONDS" -ge "$deadline" ] && return 1
+    sleep 1
+  done
+}
+# A fault that stops a replica on purpose says so, so that the supervisor leaves it alone.
+stopping() { touch "$STATE/stopping-$1"; }
+stopped_done() { rm -f "$STATE/stopping-$1"; }
+
+# The kubelet's restartPolicy: Always. A replica that exits when no fault stopped it (a crash at
+# start, an OutOfMemoryError, ...) is started again after 10 s (CrashLoopBackOff's first delay);
+# each such restart is a finding, recorded as a "crashRestart" for the report.
+supervisor() {
+  local name pid since
+  declare -A dead_since=()
+  while :; do
+    for name in "${REPLICAS[@]}"; do
+      [ -f "$STATE/stopping-$name" ] && { dead_since[$name]=""; continue; }
+      pid="$(replica_pid "$name")"
+      if pid_alive "$pid"; then dead_since[$name]=""; continue; fi
+      since="${dead_since[$name]:-}"
+      if [ -z "$since" ]; then
+        dead_since[$name]="$(now_ms)"
+        flog "supervisor: $name (pid $pid) exited on its own; restart in 10 s"
+      elif [ $(($(now_ms) - since)) -ge 10000 ]; then
+        local cause
+        cause="$(grep -h '"level":"ERROR"' "$LOGS/$name.log" 2>/dev/null | tail -n 1 | cut -c1-2000 |
+          sed -E 's/.*"message":"([^"]*)".*"causedBy":\{"exception":\{"refId":[0-9]+,"exceptionType":"([^"]*)","message":"([^"]{0,200}).*/\1: \2: \3/' |
+          sed -E 's/[\\]n.*//' | tr '\t' ' ' | cut -c1-400)"
+        start_replica "$name"
+        record_fault "$since" "$(now_ms)" crashRestart "$name" "exited on its own (pid $pid; last error: ${cause:-none logged}); started again after 10 s"
+        dead_since[$name]=""
+      fi
+    done
     sleep 1
   done
 }
@@ -351,6 +384,7 @@ env_for_services() {
 
 # --- cleanup: everything this run started, also on failure or Ctrl-C ---------------------------
 SCHEDULER_PID="" # the fault schedule runs in a process group of its own: its lanes, sleeps and restarts
+SUPERVISOR_PID=""
 CLEANED=0
 cleanup() {
   [ "$CLEANED" = 1 ] && return 0
@@ -359,6 +393,7 @@ cleanup() {
   say "stopping everything the drill started (logs: $LOGS)"
   local pid name pids=()
   [ -n "$SCHEDULER_PID" ] && kill -TERM -- "-$SCHEDULER_PID" 2>/dev/null
+  [ -n "$SUPERVISOR_PID" ] && kill -TERM -- "-$SUPERVISOR_PID" 2>/dev/null
   nft delete table inet "$NFT_TABLE" 2>/dev/null
   for name in "${REPLICAS[@]}"; do
     pid="$(replica_pid "$name")"
@@ -389,6 +424,11 @@ trap 'exit 130' INT TERM
 claim() { mkdir "$STATE/down-$1" 2>/dev/null; }
 release() { rmdir "$STATE/down-$1" 2>/dev/null || true; }
 claim_wait() { until claim "$1"; do sleep 0.5; done; }
+# pick_replica, trying again every 2 s for up to a minute (the kills and the rollout hold locks).
+pick_replica_wait() {
+  local deadline=$((SECONDS + 60))
+  until pick_replica; do [ "$SECONDS" -ge "$deadline" ] && return 1; sleep 2; done
+}
 # A random replica whose service nobody else disturbs; sets PICK (claimed) or returns 1.
 pick_replica() {
   local tries=0
@@ -411,9 +451,11 @@ fault_kill() { # name down-s
   pid="$(replica_pid "$name")"
   t0="$(now_ms)"
   flog "kill -9 $name (pid $pid)"
+  stopping "$name"
   kill -KILL "$pid" 2>/dev/null || true
   sleep "$down"
   start_replica "$name"
+  stopped_done "$name"
   if wait_replica_ready "$name" 240; then
     t1="$(now_ms)"
     record_fault "$t0" "$t1" kill "$name" "kill -9 pid $pid; restarted after ${down}s; ready after $(((t1 - t0) / 1000))s"
@@ -452,14 +494,19 @@ fault_rolling_restart() {
       flog "rollingRestart: $name out of the endpoints, preStop 5 s, SIGTERM"
       nginx_endpoint "$name" out
       sleep 5 # the chart's preStopSleepSeconds: the ingress drops it before it stops
+      stopping "$name"
       extra="$(term_replica "$name" 40)"
       start_replica "$name"
+      stopped_done "$name"
       if wait_replica_ready "$name" 240; then
         nginx_endpoint "$name" in
         notes+=("$name $((($(now_ms) - r0) / 1000))s${extra:+ ($extra)}")
       else
+        # As a Deployment with maxUnavailable 0: the rollout stops, the other replica stays.
         nginx_endpoint "$name" in
-        notes+=("$name FAILED: not ready")
+        release "$s"
+        record_fault "$t0" "$(now_ms)" rollingRestart all "FAILED: $name not ready 240 s after its restart; rollout stopped. $(IFS=';'; echo "${notes[*]}")"
+        return 0
       fi
       release "$s"
     done
@@ -550,7 +597,7 @@ fault_postgres_restart() {
 
 fault_pause() {
   local name pid t0
-  pick_replica || { flog "pause: no replica free"; return 0; }
+  pick_replica_wait || { record_fault "$(now_ms)" "$(now_ms)" pause none "FAILED: no replica free for a minute"; return 0; }
   name="$PICK"
   pid="$(replica_pid "$name")"
   t0="$(now_ms)"
@@ -568,7 +615,7 @@ fault_pause() {
 fault_partition() {
   local name gid t0 ports="{ $PG_PORT, ${REDIS_PORTS/-/-} }"
   [ "$REDIS_MODE" = standalone ] && ports="{ $PG_PORT, $REDIS_STANDALONE_PORT }"
-  pick_replica || { flog "partition: no replica free"; return 0; }
+  pick_replica_wait || { record_fault "$(now_ms)" "$(now_ms)" partition none "FAILED: no replica free for a minute"; return 0; }
   name="$PICK"
   gid="$(replica_gid "$name")"
   t0="$(now_ms)"
@@ -664,6 +711,10 @@ main() {
   nginx_up
   local name began=$SECONDS
   for name in "${REPLICAS[@]}"; do start_replica "$name"; done
+  set -m # the supervisor and the schedule each get a process group of their own, stopped as one
+  supervisor >>"$LOGS/faults.log" 2>&1 &
+  SUPERVISOR_PID=$!
+  set +m
   say "started 8 replicas; waiting until every /q/health/ready says 200"
   for name in "${REPLICAS[@]}"; do
     wait_replica_ready "$name" 400 || { tail -n 30 "$LOGS/$name.log" >&2; die "$name is not ready (log: $LOGS/$name.log)"; }
@@ -671,7 +722,7 @@ main() {
   say "all replicas ready after $((SECONDS - began))s"
   smoke_check || die "the ingress routes what it must not"
 
-  set -m # job control: the schedule gets a process group of its own, stopped as one at the end
+  set -m
   scheduler >>"$LOGS/faults.log" 2>&1 &
   SCHEDULER_PID=$!
   set +m

@@ -17,6 +17,9 @@ public record InfraFault(long startEpochMs, long endEpochMs, String kind, String
     public static final List<String> KINDS = List.of("kill", "rollingRestart", "redisMasterKill", "redisReplicaKill",
             "postgresRestart", "pause", "partition");
 
+    /** A replica that exited on its own, started again by drill/run.sh's supervisor (restartPolicy: Always). */
+    public static final String CRASH_RESTART = "crashRestart";
+
     /** drill/run.sh could not inject it or the target did not come back (the detail says which). */
     public boolean failed() {
         return detail.startsWith("FAILED");

@@ -26,12 +26,14 @@ final class DrillReport {
             t1 = Math.max(t1, impact.fault().endEpochMs());
         }
         double spanMs = Math.max(1, t1 - t0);
-        List<String> kinds = InfraFault.KINDS;
+        List<String> kinds = new java.util.ArrayList<>(InfraFault.KINDS);
+        kinds.addAll(drill.others().keySet());
         int height = 20 + (kinds.size() + 1) * ROW + 30;
         StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", W, height, W,
                 height));
-        var counts = drill.counts();
+        var counts = new java.util.LinkedHashMap<>(drill.counts());
+        counts.putAll(drill.others());
         for (int k = 0; k <= kinds.size(); k++) {
             int y = 20 + k * ROW + ROW / 2;
             String label = k < kinds.size() ? kinds.get(k) + " (" + counts.get(kinds.get(k)) + ")" : "probes not served";

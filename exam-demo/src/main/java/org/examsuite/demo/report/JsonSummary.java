@@ -88,6 +88,7 @@ public final class JsonSummary {
         out.put("setup", drill.setup());
         out.put("scheduleFinished", drill.scheduleFinished());
         out.put("failedInjections", drill.failedInjections());
+        out.put("others", drill.others());
         List<Map<String, Object>> list = new ArrayList<>();
         for (FaultImpact impact : drill.impacts()) {
             InfraFault f = impact.fault();

@@ -40,7 +40,8 @@ public final class Summary {
             run.drill().counts().forEach((kind, count) -> drill.append(kind).append(' ').append(count).append("  "));
             rows.add(row("drill faults", drill.toString().trim() + (run.drill().failedInjections() > 0
                     ? "  (" + run.drill().failedInjections() + " FAILED)" : "")
-                    + (run.drill().scheduleFinished() ? "" : "  (schedule not finished)")));
+                    + (run.drill().scheduleFinished() ? "" : "  (schedule not finished)")
+                    + (run.drill().others().isEmpty() ? "" : "; also " + run.drill().others())));
         }
         rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (auto-submitted " + v.autoSubmitted
                 + "; in exam_submission " + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));

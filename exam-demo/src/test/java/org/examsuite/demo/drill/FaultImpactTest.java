@@ -86,13 +86,16 @@ class FaultImpactTest {
                 (T0 + 5_000) + "\t" + (T0 + 9_000) + "\tkill\tsession-b\tkill -9 pid 7; restarted after 4s",
                 T0 + "\t" + (T0 + 30_000) + "\trollingRestart\tall\tsession-a 12s;session-b 14s",
                 (T0 + 40_000) + "\t" + (T0 + 40_000) + "\tredisReplicaKill\tnone\tskipped: standalone Redis has no replica",
-                (T0 + 50_000) + "\t" + (T0 + 60_000) + "\tkill\tanswer-a\tFAILED: not ready again after restart", ""));
+                (T0 + 50_000) + "\t" + (T0 + 60_000) + "\tkill\tanswer-a\tFAILED: not ready again after restart",
+                (T0 + 55_000) + "\t" + (T0 + 66_000) + "\tcrashRestart\tsession-a\texited on its own", ""));
 
         List<InfraFault> faults = InfraFault.read(tsv);
         DrillData drill = new DrillData("setup", faults.stream().map(f -> FaultImpact.of(f, List.of(), List.of())).toList(),
                 List.of(), true);
 
-        assertEquals(List.of("rollingRestart", "kill", "redisReplicaKill", "kill"), faults.stream().map(InfraFault::kind).toList());
+        assertEquals(List.of("rollingRestart", "kill", "redisReplicaKill", "kill", "crashRestart"),
+                faults.stream().map(InfraFault::kind).toList());
+        assertEquals(Map.of("crashRestart", 1L), drill.others(), "not a fault kind: counted apart");
         assertTrue(faults.get(2).skipped());
         assertTrue(faults.get(3).failed());
         assertFalse(faults.get(1).failed());
