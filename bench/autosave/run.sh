@@ -23,6 +23,11 @@ BENCH_PORT="${BENCH_PORT:-18082}"
 REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DB="${REDIS_DB:-2}"
+# WAIT_REPLICAS=1: the durability of the production Redis (docs/answer-durability.md): the
+# bench starts its own Redis with one replica (ports REPLICA_PORTS, AOF everysec on both) and
+# answer-service acknowledges an autosave only once the replica has it (Redis WAIT).
+WAIT_REPLICAS="${WAIT_REPLICAS:-0}"
+REPLICA_PORTS="${REPLICA_PORTS:-6391 6392}"
 DB_NAME="${DB_NAME:-exam_bench}"
 # JAR: another build of the service (e.g. a copy of target/quarkus-app, for an A/B while target is rebuilt)
 JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
@@ -47,9 +52,28 @@ rsa_key_pairs "$WORK" candidate operator service
 
 ensure_database "${EXAM_DB_HOST:-127.0.0.1}" "${EXAM_DB_USER:-postgres}" "$DB_NAME"
 
+REPLICATED_PIDS=()
+if [ "$WAIT_REPLICAS" -gt 0 ]; then
+  read -r master_port replica_port <<<"$REPLICA_PORTS"
+  for port in "$master_port" "$replica_port"; do
+    mkdir -p "$WORK/redis-$port"
+    extra=()
+    [ "$port" = "$replica_port" ] && extra=(--replicaof 127.0.0.1 "$master_port")
+    redis-server --port "$port" --bind 127.0.0.1 --dir "$WORK/redis-$port" --appendonly yes --appendfsync everysec \
+      --save "" --daemonize yes --pidfile "$WORK/redis-$port/redis.pid" --logfile "$WORK/redis-$port/redis.log" "${extra[@]}"
+  done
+  for _ in $(seq 1 50); do
+    redis-cli -p "$replica_port" INFO replication 2>/dev/null | grep -q 'master_link_status:up' && break
+    sleep 0.2
+  done
+  REPLICATED_PIDS=("$(cat "$WORK/redis-$master_port/redis.pid")" "$(cat "$WORK/redis-$replica_port/redis.pid")")
+  REDIS_HOST=127.0.0.1 REDIS_PORT="$master_port"
+fi
+
 SERVICE_PID=""
 cleanup() {
   if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
+  if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   # This run's rows in PostgreSQL (its sessions only): left in place, every run made the
   # tables bigger and the next run slower.
   if [ -s "$WORK/sessions.txt" ]; then
@@ -73,8 +97,10 @@ SQL
     # Its sessions in the write-behind queue: a run with the write-behind off
     # (EXAM_ANSWER_WRITE_BEHIND=false) leaves them there, for the next run to flush in vain.
     if [ -s "$WORK/ids.txt" ]; then
-      xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" ZREM 'ans:{wb}:dirty' \
-        <"$WORK/ids.txt" >/dev/null
+      for shard in $(seq 0 15); do # RedisKeys.writeBehindDirty: 16 shards
+        xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" ZREM "ans:{wb:$shard}:dirty" \
+          <"$WORK/ids.txt" >/dev/null
+      done
     fi
   fi
   rm -rf "$WORK"
@@ -82,7 +108,7 @@ SQL
 trap cleanup EXIT
 
 EXAM_HTTP_PORT="$BENCH_PORT" EXAM_DB_NAME="$DB_NAME" \
-EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" EXAM_REDIS_WAIT_REPLICAS="$WAIT_REPLICAS" \
 EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" \
 EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
 EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
@@ -131,6 +157,10 @@ wait_for_flush
   echo "# Autosave benchmark $STAMP"
   echo
   echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell (warm-up ${WARMUP}s per target, ${CELL_WARMUP}s before each cell); load generator on the same host; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  if [ "$WAIT_REPLICAS" -gt 0 ]; then
+    echo
+    echo "Redis: a master and one replica (AOF everysec), autosaves acknowledged after WAIT $WAIT_REPLICAS (EXAM_REDIS_WAIT_REPLICAS); Redis CPU is the master's and the replica's together."
+  fi
   echo
   echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling | CPU µs/req service / Redis / PostgreSQL |"
   echo "|---|---|---|---|---|---|---|---|---|---|"

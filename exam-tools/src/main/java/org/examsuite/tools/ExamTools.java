@@ -2,6 +2,7 @@ package org.examsuite.tools;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,6 +17,9 @@ import java.util.Map;
  *   databases --host H --port P --user U [--password W] NAME...  create missing databases
  *   infra [--pg-host H --pg-port P --pg-data DIR --pg-bin DIR] [--redis-host H --redis-port P --redis-dir DIR]
  *                                                    embedded PostgreSQL/Redis until SIGTERM
+ *   redis-binary --dir DIR                           unpack embedded-redis' redis-server 6.2; print its path
+ *   redis-cluster create --host H --ports P1,P2,...  form a cluster of fresh nodes (first half masters,
+ *                                                    a replica each) over RESP, as redis-cli --cluster create
  * </pre>
  * Exit codes: 0 ok, 1 failure, 2 usage.
  */
@@ -37,7 +41,7 @@ public final class ExamTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("a command is needed: keys, token, databases, infra");
+            throw new UsageException("a command is needed: keys, token, databases, infra, redis-binary, redis-cluster");
         }
         Options options = Options.parse(Arrays.copyOfRange(args, 1, args.length));
         switch (args[0]) {
@@ -79,6 +83,21 @@ public final class ExamTools {
                     throw new UsageException("infra: nothing to start (--pg-port and/or --redis-port)");
                 }
                 EmbeddedInfra.runUntilStopped(postgres, redis);
+            }
+            case "redis-binary" -> System.out.println(RedisClusterFormer.redisServerBinary(Path.of(options.required("dir"))));
+            case "redis-cluster" -> {
+                String action = options.positional(0, "redis-cluster action (create)");
+                if (!action.equals("create")) {
+                    throw new UsageException("no such redis-cluster action: " + action + " (create)");
+                }
+                List<Integer> ports = new ArrayList<>();
+                for (String port : options.required("ports").split(",")) {
+                    ports.add(Integer.parseInt(port.strip()));
+                }
+                String host = options.optional("host", "127.0.0.1");
+                new RedisClusterFormer(host, ports, Duration.ofSeconds(60)).form();
+                System.out.println("Redis Cluster formed on " + host + ": masters " + ports.subList(0, ports.size() / 2)
+                        + ", replicas " + ports.subList(ports.size() / 2, ports.size()));
             }
             default -> throw new UsageException("unknown command: " + args[0]);
         }

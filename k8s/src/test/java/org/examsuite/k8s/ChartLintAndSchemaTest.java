@@ -39,6 +39,8 @@ class ChartLintAndSchemaTest {
                 Arguments.of("defaults.runAsUser", 0, "/defaults/runAsUser"),
                 Arguments.of("redis.mode", "sentinel", "/redis/mode"),
                 Arguments.of("redis.urls[0]", "tcp://redis:6379", "/redis/urls/0"),
+                Arguments.of("redis.waitReplicas", -1, "/redis/waitReplicas"),
+                Arguments.of("redis.waitReplicas", "all", "/redis/waitReplicas"),
                 Arguments.of("database.port", 70000, "/database/port"),
                 Arguments.of("image.pullPolicy", "Sometimes", "/image/pullPolicy"),
                 Arguments.of("ingress.host", "Exam_Host!", "/ingress/host"),
@@ -49,6 +51,13 @@ class ChartLintAndSchemaTest {
                 Arguments.of("networkPolicy.egress.enabled", true, "networkPolicy.egress.enabled needs networkPolicy.egress.to"),
                 Arguments.of("shutdownTimeoutSeconds", -1, "/shutdownTimeoutSeconds"),
                 Arguments.of("keys.existingSecret", "", "keys.inline.EXAM_CANDIDATE_PUBLIC_KEY is required"));
+    }
+
+    @Test
+    void standaloneRedisWithSeveralUrlsIsRefused() {
+        Exception error = assertThrows(Exception.class, () -> Chart.template(Chart.Values.defaults()
+                .set("redis.urls[0]", "redis://redis-1:6379").set("redis.urls[1]", "redis://redis-2:6379")));
+        assertTrue(error.getMessage().contains("redis.mode standalone takes one URL"), error.getMessage());
     }
 
     @ParameterizedTest(name = "{0}={1} is refused")

@@ -267,4 +267,44 @@ class ChartRenderTest {
         }
         assertEquals(NAMESPACE, "exam");
     }
+
+    /**
+     * What each Deployment's container gets for Redis (the ConfigMap through envFrom, nothing
+     * overriding it in env): cluster mode gives the seed list, the cluster client type and one
+     * replica's acknowledgement per autosave; standalone one URL and none; an explicit
+     * redis.waitReplicas (0 included, which Helm's "if" would take for unset) wins over auto.
+     */
+    @Test
+    void redisClusterModeGivesEveryServiceTheSeedsTheClusterClientAndReplicaAcks() {
+        List<String> seeds = List.of("redis://redis-cluster-0.redis-cluster.redis.svc:6379",
+                "redis://redis-cluster-1.redis-cluster.redis.svc:6379",
+                "redis://redis-cluster-2.redis-cluster.redis.svc:6379");
+        assertRedisEnv(Chart.render(Chart.Values.production()), String.join(",", seeds), "cluster", "1");
+        assertRedisEnv(Chart.render(Chart.Values.defaults()), "redis://redis:6379", "standalone", "0");
+        Chart.Values cluster = Chart.Values.defaults().set("redis.mode", "cluster");
+        for (int i = 0; i < seeds.size(); i++) {
+            cluster = cluster.set("redis.urls[" + i + "]", seeds.get(i));
+        }
+        assertRedisEnv(Chart.render(cluster), String.join(",", seeds), "cluster", "1");
+        assertRedisEnv(Chart.render(cluster.set("redis.waitReplicas", 0)), String.join(",", seeds), "cluster", "0");
+        assertRedisEnv(Chart.render(Chart.Values.defaults().set("redis.waitReplicas", 1)), "redis://redis:6379",
+                "standalone", "1");
+    }
+
+    private static void assertRedisEnv(Chart.Rendered rendered, String url, String clientType, String waitReplicas) {
+        JsonNode data = rendered.get("ConfigMap", "exam-suite-config").path("data");
+        assertEquals(url, data.path("EXAM_REDIS_URL").asText());
+        assertEquals(clientType, data.path("QUARKUS_REDIS_CLIENT_TYPE").asText());
+        assertEquals(waitReplicas, data.path("EXAM_REDIS_WAIT_REPLICAS").asText());
+        for (String service : SERVICES) {
+            Container c = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertTrue(c.getEnvFrom().stream().anyMatch(from -> from.getConfigMapRef() != null
+                    && "exam-suite-config".equals(from.getConfigMapRef().getName())), service + " reads the ConfigMap");
+            Map<String, EnvVar> env = env(c);
+            for (String name : List.of("EXAM_REDIS_URL", "QUARKUS_REDIS_CLIENT_TYPE", "EXAM_REDIS_WAIT_REPLICAS",
+                    "QUARKUS_REDIS_HOSTS")) {
+                assertFalse(env.containsKey(name), service + ": " + name + " in env would override the ConfigMap");
+            }
+        }
+    }
 }

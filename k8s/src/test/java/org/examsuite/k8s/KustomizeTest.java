@@ -57,6 +57,8 @@ class KustomizeTest {
         assertEquals("registry.example.org/exam/answer-service:1.0.0",
                 deployment.at("/spec/template/spec/containers/0/image").asText());
         assertEquals("cluster", byName.get("overlay: ConfigMap exam-suite-config").at("/data/QUARKUS_REDIS_CLIENT_TYPE").asText());
+        assertEquals("1", byName.get("overlay: ConfigMap exam-suite-config").at("/data/EXAM_REDIS_WAIT_REPLICAS").asText(),
+                "a Redis Cluster with a replica per master: autosaves wait for one");
         assertEquals("exams.example.org", byName.get("overlay: Ingress exam-suite").at("/spec/rules/0/host").asText());
         assertEquals("200", byName.get("overlay: ScaledObject exam-suite-answer-service")
                 .at("/spec/triggers/0/metadata/threshold").asText());

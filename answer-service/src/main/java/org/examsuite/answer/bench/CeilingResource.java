@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.answer.redis.LuaScript;
 import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.redis.LuaScript;
 
 /**
  * The benchmark's ceiling (bench/autosave): parse a JSON delta, one Redis Lua round trip,

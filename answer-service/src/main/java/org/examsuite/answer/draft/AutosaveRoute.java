@@ -19,15 +19,15 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.answer.draft.DraftStore.Change;
+import org.examsuite.answer.exam.ExamQuestions;
+import org.examsuite.answer.exam.Question;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.VerifiedTokens;
-import org.examsuite.answer.draft.DraftStore.Change;
-import org.examsuite.answer.exam.Question;
-import org.examsuite.answer.exam.ExamQuestions;
-import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.problem.ProblemMappers;
 import org.examsuite.common.problem.Problems;
-import org.jboss.logging.Logger;
+import org.examsuite.common.redis.RedisKeys;
 
 /**
  * The autosave hot path: {@code PATCH /api/v1/answers/{sessionId}} served on the event loop by
@@ -36,19 +36,18 @@ import org.jboss.logging.Logger;
  * {@link VerifiedTokens}; not expired) with the {@code candidate} role, bound to the session of
  * the path, a JSON body with a Content-Length, and the exam's questions in memory. The same
  * rules as {@link DraftResource} then run without Mutiny, CDI request context or
- * context-propagation wrappers: parse and validate the whole request, one EVALSHA (pipelined
- * with the dirty mark), a response written directly. Problems are answered exactly as the
+ * context-propagation wrappers: parse and validate the whole request, one EVALSHA (then the dirty
+ * mark), a response written directly. Problems are answered exactly as the
  * REST layer answers them (problem+json with the same code).
  *
  * <p>Every other request — no token, an unknown or expired one, another role, another
  * session, other media types, a chunked body — goes on untouched to {@link DraftResource},
  * which authenticates it in full (and so puts the token in the cache for the next one). A
- * refused Lua call that needs republishing or restoring, or a NOSCRIPT, continues through
+ * refused Lua call that needs republishing or restoring continues through
  * {@link DraftService}'s retries (nothing was applied by that call).
  */
 @ApplicationScoped
 public class AutosaveRoute {
-    private static final Logger LOG = Logger.getLogger(AutosaveRoute.class);
     /** After CORS (-300), before Quarkus' authentication (-200): the verified-token check is this route's own. */
     static final int ORDER = -250;
     static final String PATH_PREFIX = "/api/v1/answers/";
@@ -90,7 +89,7 @@ public class AutosaveRoute {
         HttpServerRequest request = ctx.request();
         String sessionId = ctx.pathParam("sessionId");
         Candidate candidate = candidate(request);
-        if (candidate == null || !candidate.sessionId().equals(sessionId) || !DraftKeys.isSafeId(sessionId)
+        if (candidate == null || !candidate.sessionId().equals(sessionId) || !RedisKeys.isSafeId(sessionId)
                 || !isJson(request.getHeader(HttpHeaders.CONTENT_TYPE)) || !acceptsJson(request.getHeader(HttpHeaders.ACCEPT))
                 || request.getHeader(HttpHeaders.EXPECT) != null || !hasBoundedLength(request)) {
             ctx.next(); // the full path decides (and answers 401/403/415/406/413 as usual)
@@ -188,11 +187,7 @@ public class AutosaveRoute {
         store.autosaveNow(sessionId, clock.millis(), candidate.deviceEpoch(), version, changes).onComplete(done -> {
             if (done.failed()) {
                 DraftService.endLuaSpan(span, null, done.cause());
-                if (RedisScripts.isNoScriptFailure(done.cause())) {
-                    retry(ctx, sessionId, candidate, version, changes);
-                } else {
-                    problem(ctx, done.cause());
-                }
+                problem(ctx, done.cause());
                 return;
             }
             AutosaveOutcome outcome = done.result();
@@ -247,13 +242,7 @@ public class AutosaveRoute {
 
     /** The problem+json the REST layer's mappers would answer. */
     private void problem(RoutingContext ctx, Throwable failure) {
-        ApiException problem;
-        if (failure instanceof ApiException api) {
-            problem = api;
-        } else {
-            LOG.error("autosave failed", failure);
-            problem = new ApiException(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
-        }
+        ApiException problem = ProblemMappers.problemFor(failure);
         HttpServerResponse response = ctx.response();
         if (response.ended()) {
             return;

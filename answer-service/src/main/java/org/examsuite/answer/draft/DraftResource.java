@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
 
 /** Delta autosave and the draft (DESIGN.md §3.3, §4.2). */
@@ -50,7 +51,7 @@ public class DraftResource {
     }
 
     public static void requireSafe(String sessionId) {
-        if (!DraftKeys.isSafeId(sessionId)) {
+        if (!RedisKeys.isSafeId(sessionId)) {
             throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
         }
     }

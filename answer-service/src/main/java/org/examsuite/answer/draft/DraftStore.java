@@ -2,20 +2,19 @@ package org.examsuite.answer.draft;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
-import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
 import org.examsuite.answer.draft.AutosaveOutcome.Status;
-import org.examsuite.answer.persistence.WriteBehindQueue;
-import org.examsuite.answer.redis.LuaScript;
 import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.answer.redis.RedisScripts.ScriptCall;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 
 /** The draft in Redis: every change to it is one Lua call in the session's hash slot. */
 @ApplicationScoped
@@ -34,40 +33,40 @@ public class DraftStore {
     }
 
     /**
-     * Applies the changes stamped (epoch, version) against the session's published state, and
-     * marks the draft dirty for the write-behind in the same pipelined round trip (after the
-     * script, so a flusher that claims the mark always reads what the script wrote).
-     */
-    public Uni<AutosaveOutcome> autosave(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
-        List<String> args = new ArrayList<>(3 + changes.size() * 2);
-        args.add(Long.toString(nowMs));
-        args.add(Long.toString(epoch));
-        args.add(Long.toString(version));
-        for (Change change : changes) {
-            args.add(change.questionId());
-            args.add(new String(change.json(), StandardCharsets.UTF_8)); // well-formed UTF-8: the same bytes again
-        }
-        return scripts.runThen(AUTOSAVE,
-                List.of(DraftKeys.sessionState(sessionId), DraftKeys.draft(sessionId), DraftKeys.pending(sessionId)), args,
-                WriteBehindQueue.markDirty(sessionId, nowMs))
-                .map(DraftStore::outcome);
-    }
-
-    /**
-     * {@link #autosave} on the bare Vert.x client, for the event-loop hot path
-     * ({@link AutosaveRoute}): no Mutiny operators, so no context-propagation wrappers. A
-     * NOSCRIPT failure is passed on (the caller retries through {@link #autosave}, which loads it).
+     * Applies the changes stamped (epoch, version) against the session's published state, then
+     * marks the draft dirty for the write-behind (after the script, so a flusher that claims the
+     * mark always reads what the script wrote). Each write is confirmed by the configured Redis
+     * replicas before the outcome is reported, so an acknowledged change survives a failover.
+     * Runs on the bare Vert.x client, for the event-loop hot path ({@link AutosaveRoute}).
      */
     public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
-        io.vertx.redis.client.Request script = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EVALSHA)
-                .arg(AUTOSAVE.sha()).arg(3).arg(DraftKeys.sessionState(sessionId)).arg(DraftKeys.draft(sessionId))
-                .arg(DraftKeys.pending(sessionId))
+        return scripts.durably(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes),
+                () -> autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes))
+                .map(reply -> outcome(Response.newInstance(reply)))
+                .compose(outcome -> outcome.status() == Status.OK
+                        ? scripts.durably(markDirty(sessionId, nowMs)).map(marked -> outcome)
+                        : Future.succeededFuture(outcome));
+    }
+
+    /** {@link #autosaveNow} for Mutiny callers. */
+    public Uni<AutosaveOutcome> autosave(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
+        return Uni.createFrom().completionStage(() -> autosaveNow(sessionId, nowMs, epoch, version, changes).toCompletionStage());
+    }
+
+    private static io.vertx.redis.client.Request autosaveCall(io.vertx.redis.client.Request head, String sessionId, long nowMs,
+            long epoch, long version, List<Change> changes) {
+        head.arg(RedisKeys.sessionState(sessionId)).arg(RedisKeys.draft(sessionId)).arg(RedisKeys.pending(sessionId))
                 .arg(nowMs).arg(epoch).arg(version);
         for (Change change : changes) {
-            script.arg(change.questionId()).arg(change.json());
+            head.arg(change.questionId()).arg(change.json());
         }
-        return scripts.bare().batch(List.of(script, WriteBehindQueue.markDirty(sessionId, nowMs).getDelegate()))
-                .map(replies -> outcome(Response.newInstance(replies.get(0))));
+        return head;
+    }
+
+    /** ZADD NX into the session's write-behind shard: keeps the earliest dirty time while the draft waits. */
+    static io.vertx.redis.client.Request markDirty(String sessionId, long nowMs) {
+        return io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.ZADD)
+                .arg(RedisKeys.writeBehindDirty(RedisKeys.writeBehindShard(sessionId))).arg("NX").arg(nowMs).arg(sessionId);
     }
 
     private static AutosaveOutcome outcome(Response reply) {
@@ -93,13 +92,13 @@ public class DraftStore {
 
     /** The draft, or null when Redis has none. */
     public Uni<Draft> read(String sessionId) {
-        return scripts.run(READ, List.of(DraftKeys.draft(sessionId)), List.of("all"))
+        return scripts.run(READ, List.of(RedisKeys.draft(sessionId)), List.of("all"))
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
     }
 
     /** The draft with only the answers written since PostgreSQL last confirmed; null when none. */
     public Uni<Draft> readUnpersisted(String sessionId) {
-        return scripts.run(READ, List.of(DraftKeys.draft(sessionId), DraftKeys.pending(sessionId)), List.of("unpersisted"))
+        return scripts.run(READ, List.of(RedisKeys.draft(sessionId), RedisKeys.pending(sessionId)), List.of("unpersisted"))
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
     }
 
@@ -109,7 +108,7 @@ public class DraftStore {
      */
     public Uni<List<Draft>> readUnpersisted(List<String> sessionIds) {
         List<ScriptCall> calls = new ArrayList<>(sessionIds.size());
-        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(DraftKeys.draft(id), DraftKeys.pending(id)), List.of("unpersisted"))));
+        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(RedisKeys.draft(id), RedisKeys.pending(id)), List.of("unpersisted"))));
         return scripts.runEach(READ, calls).map(replies -> {
             List<Draft> drafts = new ArrayList<>(replies.size());
             for (int i = 0; i < replies.size(); i++) {
@@ -121,7 +120,7 @@ public class DraftStore {
 
     /** Closes the draft for good and returns it; null when Redis has no draft. */
     public Uni<Draft> seal(String sessionId, long nowMs) {
-        return scripts.run(SEAL, List.of(DraftKeys.draft(sessionId)), List.of(Long.toString(nowMs)))
+        return scripts.run(SEAL, List.of(RedisKeys.draft(sessionId)), List.of(Long.toString(nowMs)))
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
     }
 
@@ -137,32 +136,32 @@ public class DraftStore {
             args.add(answer.questionId());
             args.add(new StampedAnswer(answer.questionId(), answer.epoch(), answer.version(), 0, answer.json()).encode());
         }
-        return scripts.run(RESTORE, List.of(DraftKeys.draft(draft.sessionId()), DraftKeys.pending(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
+        return scripts.run(RESTORE, List.of(RedisKeys.draft(draft.sessionId()), RedisKeys.pending(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
     }
 
     /** Records that PostgreSQL holds the draft up to its revision {@code rev} (of that generation). */
     public Uni<Void> markPersisted(Draft flushed) {
-        return scripts.run(PERSISTED, List.of(DraftKeys.draft(flushed.sessionId()), DraftKeys.pending(flushed.sessionId())),
+        return scripts.run(PERSISTED, List.of(RedisKeys.draft(flushed.sessionId()), RedisKeys.pending(flushed.sessionId())),
                 List.of(Long.toString(flushed.rev()), Long.toString(flushed.generation()))).replaceWithVoid();
     }
 
     /** {@link #markPersisted(Draft)} of many drafts in one pipelined round trip. */
     public Uni<Void> markPersisted(List<Draft> flushed) {
         List<ScriptCall> calls = new ArrayList<>(flushed.size());
-        flushed.forEach(d -> calls.add(new ScriptCall(List.of(DraftKeys.draft(d.sessionId()), DraftKeys.pending(d.sessionId())),
+        flushed.forEach(d -> calls.add(new ScriptCall(List.of(RedisKeys.draft(d.sessionId()), RedisKeys.pending(d.sessionId())),
                 List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
         return scripts.runEach(PERSISTED, calls).replaceWithVoid();
     }
 
     /** The exam of the session as session-service published it; null when not published. */
     public Uni<String> publishedExamId(String sessionId) {
-        return scripts.send(Request.cmd(Command.HGET).arg(DraftKeys.sessionState(sessionId)).arg("examId"))
+        return scripts.send(Request.cmd(Command.HGET).arg(RedisKeys.sessionState(sessionId)).arg("examId"))
                 .map(reply -> reply == null ? null : reply.toString());
     }
 
     /** The exam's frozen questions as session-service published them (JSON); null when not published. */
     public Uni<String> publishedQuestions(String examId) {
-        return scripts.send(Request.cmd(Command.GET).arg(DraftKeys.examQuestions(examId)))
+        return scripts.send(Request.cmd(Command.GET).arg(RedisKeys.examQuestions(examId)))
                 .map(reply -> reply == null ? null : reply.toString());
     }
 }

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.answer.draft.DraftKeys;
 import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.redis.RedisKeys;
 
 /**
  * An exam's frozen question ids and types, read from session-service's published
@@ -37,7 +37,7 @@ public class ExamQuestions {
     private final Map<String, Uni<Map<String, Question>>> loading = new ConcurrentHashMap<>();
 
     public Uni<Map<String, Question>> of(String examId) {
-        if (!DraftKeys.isSafeId(examId)) {
+        if (!RedisKeys.isSafeId(examId)) {
             return Uni.createFrom().failure(ApiException.notFound("EXAM_NOT_FOUND", "No such exam."));
         }
         Map<String, Question> cached = cache.get(examId);

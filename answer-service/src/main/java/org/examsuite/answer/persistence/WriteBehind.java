@@ -26,6 +26,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.Draft;
 import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.persistence.WriteBehindQueue.Claim;
+import org.examsuite.answer.persistence.WriteBehindQueue.Claimed;
+import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
 
 /**
@@ -83,6 +85,12 @@ public class WriteBehind {
         if (enabled) {
             resume();
         }
+        // The backlog's age for the gauge, once a second (a read of every shard: not per round).
+        vertx.setPeriodic(1000, id -> {
+            if (running) {
+                queue.oldestPendingMs().subscribe().with(oldestPendingMs::set, failure -> { });
+            }
+        });
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -128,9 +136,9 @@ public class WriteBehind {
                 roundsInFlight.decrementAndGet();
                 return;
             }
-            flushOnce().subscribe().with(flushed -> {
+            round().subscribe().with(claimed -> {
                 roundsInFlight.decrementAndGet();
-                schedule(run, flushed >= batchSize ? 0 : interval.toMillis());
+                schedule(run, claimed.backlog() ? 0 : interval.toMillis());
             }, failure -> {
                 roundsInFlight.decrementAndGet();
                 LOG.warnf("write-behind round failed: %s", failure.toString());
@@ -141,10 +149,16 @@ public class WriteBehind {
 
     /** One round: claims, flushes and settles one batch; the number of drafts claimed. */
     public Uni<Integer> flushOnce() {
+        return round().map(claimed -> claimed.claims().size());
+    }
+
+    /** Claims a batch spread over the shards, then flushes and settles it. */
+    private Uni<Claimed> round() {
         long now = clock.millis();
-        return queue.oldestPendingMs().invoke(oldestPendingMs::set)
-                .chain(() -> queue.claim(now, lease.toMillis(), batchSize))
-                .chain(claims -> claims.isEmpty() ? Uni.createFrom().item(0) : flush(claims));
+        int perShard = Math.max(1, (batchSize + RedisKeys.SHARDS - 1) / RedisKeys.SHARDS);
+        return queue.claim(now, lease.toMillis(), perShard).chain(claimed -> claimed.claims().isEmpty()
+                ? Uni.createFrom().item(claimed)
+                : flush(claimed.claims()).replaceWith(claimed));
     }
 
     private Uni<Integer> flush(List<Claim> claims) {

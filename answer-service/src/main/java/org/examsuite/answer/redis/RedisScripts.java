@@ -1,51 +1,98 @@
 package org.examsuite.answer.redis;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.redis.LuaScript;
 
-/** Runs {@link LuaScript}s with EVALSHA, loading a script (once) when Redis does not know it. */
+/**
+ * Runs {@link LuaScript}s and plain commands against Redis, standalone or a Redis Cluster, and
+ * makes a write durable past a failover: with {@code exam.redis.wait-replicas} above 0 a write is
+ * followed, in the same pipeline on the same node, by {@code WAIT}, and is reported only once
+ * that many replicas have it (a replica promoted by a failover then holds what was acknowledged).
+ */
 @ApplicationScoped
 public class RedisScripts {
-    @Inject
-    Redis redis;
+    private final Redis redis;
+    private final boolean cluster;
+    private final int waitReplicas;
+    private final long waitTimeoutMs;
+
+    RedisScripts(Redis redis, @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone") String clientType,
+            @ConfigProperty(name = "exam.redis.wait-replicas", defaultValue = "0") int waitReplicas,
+            @ConfigProperty(name = "exam.redis.wait-timeout", defaultValue = "PT0.5S") Duration waitTimeout) {
+        this.redis = redis;
+        this.cluster = "cluster".equalsIgnoreCase(clientType);
+        this.waitReplicas = waitReplicas;
+        this.waitTimeoutMs = waitTimeout.toMillis();
+    }
 
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        return redis.send(script.evalsha(keys, args))
-                .onFailure(RedisScripts::isNoScript)
-                .recoverWithUni(() -> load(script).chain(() -> redis.send(script.evalsha(keys, args))));
+        return script.run(redis, keys, args);
     }
 
     /**
-     * The script and then {@code after}, pipelined on one connection: one network round trip,
-     * executed by Redis in that order. Only the script's reply is returned.
+     * {@code write} (one command or script call, its keys in one slot), confirmed by
+     * {@code exam.redis.wait-replicas} replicas before it completes; a write the replicas did not
+     * confirm in time fails with 503 (it may have been applied: a retry is safe, every write
+     * through here is idempotent). NOSCRIPT is the caller's to handle (its EVAL is another write).
      */
-    public Uni<Response> runThen(LuaScript script, List<String> keys, List<String> args, Request after) {
-        return redis.batch(List.of(script.evalsha(keys, args), after))
-                .map(replies -> replies.get(0))
-                .onFailure(RedisScripts::isNoScript)
-                .recoverWithUni(() -> load(script).chain(() -> redis.batch(List.of(script.evalsha(keys, args), after))
-                        .map(replies -> replies.get(0))));
+    public Future<io.vertx.redis.client.Response> durably(io.vertx.redis.client.Request write) {
+        if (waitReplicas <= 0) {
+            return bare().send(write);
+        }
+        io.vertx.redis.client.Request wait = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.WAIT)
+                .arg(waitReplicas).arg(waitTimeoutMs);
+        return bare().batch(List.of(write, wait)).compose(replies -> {
+            io.vertx.redis.client.Response acknowledged = replies.get(1);
+            if (acknowledged == null || acknowledged.toLong() < waitReplicas) {
+                return Future.failedFuture(notReplicated());
+            }
+            return Future.succeededFuture(replies.get(0));
+        });
+    }
+
+    /** A script call made {@link #durably}, with the EVAL retry when the node does not know the script. */
+    public Future<io.vertx.redis.client.Response> durably(io.vertx.redis.client.Request bySha,
+            java.util.function.Supplier<io.vertx.redis.client.Request> bySource) {
+        return durably(bySha).recover(failure -> LuaScript.isNoScript(failure)
+                ? durably(bySource.get())
+                : Future.failedFuture(failure));
+    }
+
+    private static ApiException notReplicated() {
+        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                "The change could not be confirmed by a Redis replica in time; retry shortly.", 1);
     }
 
     /**
-     * Many calls of one script (one per session: each in its own hash slot), pipelined on one
-     * connection in one network round trip and one pool lease, so that a background batch
-     * neither pays a round trip per session nor queues hundreds of requests in front of the
-     * hot path in the shared pool. Replies in the order of {@code calls}.
+     * Many calls of one script (one per session: each in its own hash slot). On a standalone
+     * Redis they are pipelined on one connection in one round trip and one pool lease, so that
+     * a background batch neither pays a round trip per session nor queues hundreds of requests
+     * in front of the hot path; in a Redis Cluster the sessions live on different nodes, so
+     * each is sent on its own (a pipeline must stay in one slot). Replies in the order of {@code calls}.
      */
     public Uni<List<Response>> runEach(LuaScript script, List<ScriptCall> calls) {
         if (calls.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
+        if (cluster) {
+            List<Uni<Response>> each = new ArrayList<>(calls.size());
+            calls.forEach(call -> each.add(run(script, call.keys(), call.args())));
+            return Uni.join().all(each).andFailFast();
+        }
         return redis.batch(evalshas(script, calls))
-                .onFailure(RedisScripts::isNoScript)
-                .recoverWithUni(() -> load(script).chain(() -> redis.batch(evalshas(script, calls))));
+                .onFailure(LuaScript::isNoScript)
+                .recoverWithUni(() -> Uni.join().all(calls.stream().map(call -> run(script, call.keys(), call.args())).toList())
+                        .andFailFast());
     }
 
     /** The keys and arguments of one script call. */
@@ -54,12 +101,8 @@ public class RedisScripts {
 
     private static List<Request> evalshas(LuaScript script, List<ScriptCall> calls) {
         List<Request> requests = new ArrayList<>(calls.size());
-        calls.forEach(call -> requests.add(script.evalsha(call.keys(), call.args())));
+        calls.forEach(call -> requests.add(Request.newInstance(script.evalsha(call.keys(), call.args()))));
         return requests;
-    }
-
-    public Uni<Void> load(LuaScript script) {
-        return redis.send(script.load()).replaceWithVoid();
     }
 
     /** The bare Vert.x client underneath, for callers that avoid Mutiny on the hot path. */
@@ -67,17 +110,8 @@ public class RedisScripts {
         return redis.getDelegate();
     }
 
-    public static boolean isNoScriptFailure(Throwable failure) {
-        return isNoScript(failure);
-    }
-
     public Uni<Response> send(Request request) {
         return redis.send(request);
-    }
-
-    static boolean isNoScript(Throwable failure) {
-        String message = failure.getMessage();
-        return message != null && message.contains("NOSCRIPT");
     }
 
     /** A flat RESP array of bulk strings as Java strings (null for nil entries). */
@@ -90,5 +124,10 @@ public class RedisScripts {
             }
         }
         return out;
+    }
+
+    /** {@link #strings(Response)} of a bare Vert.x reply. */
+    public static List<String> strings(io.vertx.redis.client.Response array) {
+        return strings(array == null ? null : Response.newInstance(array));
     }
 }

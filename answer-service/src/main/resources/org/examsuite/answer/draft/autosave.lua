@@ -91,5 +91,10 @@ if #applied > 0 then
   if now > deadline then
     redis.call('HINCRBY', KEYS[2], 'late', #applied)
   end
+else
+  -- Nothing applied: write all the same, so that a WAIT after this call also covers the writes
+  -- that made these changes stale (replication is one ordered stream: a replica that has this
+  -- write has every earlier one), before 'stale' is acknowledged as "the server holds it".
+  redis.call('HSET', KEYS[2], 'seen', ARGV[1])
 end
 return {'OK', meta[1], ver, applied, stale}

@@ -1,6 +1,6 @@
 -- Claims up to ARGV[3] dirty drafts for one flusher, atomically (several replicas claim side by side).
--- KEYS[1] ans:{wb}:dirty     zset: sessionId -> time it first became dirty (ms)
--- KEYS[2] ans:{wb}:inflight  zset: "<since>|<sessionId>" -> lease expiry (ms)
+-- KEYS[1] ans:{wb:<shard>}:dirty     zset: sessionId -> time it first became dirty (ms)
+-- KEYS[2] ans:{wb:<shard>}:inflight  zset: "<since>|<sessionId>" -> lease expiry (ms)
 -- ARGV[1] now (ms)  ARGV[2] lease (ms)  ARGV[3] batch size
 -- Claims whose lease ran out (a flusher crashed or stalled) are taken again first.
 -- Returns a flat array: sessionId, since, sessionId, since, ...

@@ -1,5 +1,5 @@
 -- When the oldest change not yet in PostgreSQL was made (ms), 0 when nothing waits.
--- KEYS[1] ans:{wb}:dirty  KEYS[2] ans:{wb}:inflight (few entries: batch size x replicas)
+-- KEYS[1] ans:{wb:<shard>}:dirty  KEYS[2] ans:{wb:<shard>}:inflight (few entries: batch size x replicas)
 local oldest = 0
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #first > 0 then oldest = tonumber(first[2]) end

@@ -1,6 +1,6 @@
 -- Ends claims: ARGV[1] 'ack' (persisted: forget them) or 'release' (failed: dirty again,
 -- keeping the earliest dirty time so the lag stays honest).
--- KEYS[1] ans:{wb}:dirty  KEYS[2] ans:{wb}:inflight   ARGV[2..] "<since>|<sessionId>" members
+-- KEYS[1] ans:{wb:<shard>}:dirty  KEYS[2] ans:{wb:<shard>}:inflight   ARGV[2..] "<since>|<sessionId>" members
 local done = 0
 for i = 2, #ARGV do
   local member = ARGV[i]

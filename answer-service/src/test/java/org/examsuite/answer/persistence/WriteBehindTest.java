@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -141,6 +143,53 @@ class WriteBehindTest {
         assertEquals(Map.of("q4", "1:2:" + value), storedStamps(s));
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + s.sessionId() + "/history").then()
                 .statusCode(200).body("entries[0].value", equalTo("Z\u00fcrich \u6771\u4eac \ud83d\ude00 \"quoted\""));
+    }
+
+    @Test
+    void twoReplicasClaimEveryShardWithoutSharingADraftAndTogetherFlushThemAll() {
+        fixtures.pauseWriteBehind();
+        List<TestSession> sessions = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // over every shard (16), several drafts in most
+            TestSession s = fixtures.session();
+            s.patch(change(1, "q4", "\"v-" + i + "\"")).statusCode(200);
+            sessions.add(s);
+        }
+        Set<String> mine = new HashSet<>();
+        sessions.forEach(s -> mine.add(s.sessionId()));
+        // Two replicas claim side by side, small batches, until nothing is left: no draft twice.
+        List<WriteBehindQueue.Claim> byA = new ArrayList<>();
+        List<WriteBehindQueue.Claim> byB = new ArrayList<>();
+        for (int round = 0; round < 40; round++) {
+            var a = queue.claim(clock.millis(), lease.toMillis(), 1).subscribeAsCompletionStage();
+            var b = queue.claim(clock.millis(), lease.toMillis(), 1).subscribeAsCompletionStage();
+            byA.addAll(a.join().claims());
+            byB.addAll(b.join().claims());
+        }
+        Set<String> claimedByA = new HashSet<>();
+        byA.forEach(c -> claimedByA.add(c.sessionId()));
+        Set<String> both = new HashSet<>();
+        byB.forEach(c -> {
+            if (claimedByA.contains(c.sessionId())) {
+                both.add(c.sessionId());
+            }
+        });
+        assertEquals(Set.of(), both, "drafts claimed by both replicas");
+        Set<String> claimed = new HashSet<>(claimedByA);
+        byB.forEach(c -> claimed.add(c.sessionId()));
+        assertTrue(claimed.containsAll(mine), "every dirty draft was claimed by one of them");
+        // Given back, then flushed by two replicas' rounds at once: every answer reaches PostgreSQL.
+        queue.release(byA).await().indefinitely();
+        queue.release(byB).await().indefinitely();
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            var a = writeBehind.flushOnce().subscribeAsCompletionStage();
+            var b = writeBehind.flushOnce().subscribeAsCompletionStage();
+            a.join();
+            b.join();
+            return sessions.stream().allMatch(s -> storedStamps(s).size() == 1);
+        });
+        for (int i = 0; i < sessions.size(); i++) {
+            assertEquals("1:1:\"v-" + i + "\"", storedStamps(sessions.get(i)).get("q4"));
+        }
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.answer.persistence.WriteBehind;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.testing.TestTokens;
 
 /**
@@ -51,17 +52,17 @@ public class Fixtures {
     }
 
     public void publishQuestions(String examId) {
-        String key = "ses:{exam:" + examId + "}:questions";
+        String key = RedisKeys.examQuestions(examId);
         redis.value(String.class).set(key, QUESTIONS.formatted(examId));
         created.add(key);
     }
 
     public void publishState(TestSession session, long epoch, long deadlineMs, long graceMs, String status) {
-        String key = "ses:{" + session.sessionId() + "}:state";
+        String key = RedisKeys.sessionState(session.sessionId());
         redis.hash(String.class).hset(key, state(session, epoch, deadlineMs, graceMs, status));
         created.add(key);
-        created.add("ans:{" + session.sessionId() + "}:draft");
-        created.add("ans:{" + session.sessionId() + "}:pending");
+        created.add(RedisKeys.draft(session.sessionId()));
+        created.add(RedisKeys.pending(session.sessionId()));
     }
 
     /** Stages the state for the session-service stub to publish when asked (and only then). */
@@ -69,16 +70,16 @@ public class Fixtures {
         String key = "test:{" + session.sessionId() + "}:publishable";
         redis.hash(String.class).hset(key, state(session, epoch, deadlineMs, graceMs, "IN_PROGRESS"));
         created.add(key);
-        created.add("ses:{" + session.sessionId() + "}:state");
-        created.add("ans:{" + session.sessionId() + "}:draft");
-        created.add("ans:{" + session.sessionId() + "}:pending");
+        created.add(RedisKeys.sessionState(session.sessionId()));
+        created.add(RedisKeys.draft(session.sessionId()));
+        created.add(RedisKeys.pending(session.sessionId()));
     }
 
     public void stageQuestionsForRepublish(String examId) {
         String key = "test:{exam:" + examId + "}:publishable";
         redis.value(String.class).set(key, QUESTIONS.formatted(examId));
         created.add(key);
-        created.add("ses:{exam:" + examId + "}:questions");
+        created.add(RedisKeys.examQuestions(examId));
     }
 
     private static Map<String, String> state(TestSession session, long epoch, long deadlineMs, long graceMs, String status) {
@@ -93,11 +94,11 @@ public class Fixtures {
 
     /** What a Redis restart without persistence does to this session: its draft is gone. */
     public void loseDraft(TestSession session) {
-        redis.key().del("ans:{" + session.sessionId() + "}:draft", "ans:{" + session.sessionId() + "}:pending");
+        redis.key().del(RedisKeys.draft(session.sessionId()), RedisKeys.pending(session.sessionId()));
     }
 
     public boolean draftInRedis(TestSession session) {
-        return redis.key().exists("ans:{" + session.sessionId() + "}:draft");
+        return redis.key().exists(RedisKeys.draft(session.sessionId()));
     }
 
     /** Stops the write-behind and waits for a round in flight, so none touches the test's drafts (resume it after). */
@@ -108,7 +109,7 @@ public class Fixtures {
 
     public void cleanUp() {
         if (!created.isEmpty()) {
-            redis.key().del(created.toArray(String[]::new));
+            created.forEach(key -> redis.key().del(key)); // one by one: in a Redis Cluster they live in many slots
             created.clear();
         }
     }

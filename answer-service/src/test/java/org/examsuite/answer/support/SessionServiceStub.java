@@ -3,16 +3,16 @@ package org.examsuite.answer.support;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import java.io.ByteArrayOutputStream;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisOptions;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A stand-in for session-service's internal publish API (ARCHITECTURE.md): on
@@ -28,11 +28,11 @@ public class SessionServiceStub implements QuarkusTestResourceLifecycleManager {
             + "redis.call('SET', KEYS[2], v) return 1";
 
     private HttpServer server;
-    private URI redis;
+    private Vertx vertx;
+    private Redis client;
 
     @Override
     public Map<String, String> start() {
-        redis = URI.create(System.getenv().getOrDefault("EXAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/1"));
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -72,45 +72,37 @@ public class SessionServiceStub implements QuarkusTestResourceLifecycleManager {
     }
 
     private boolean eval(String script, String from, String to) throws IOException {
-        String db = redis.getPath() == null || redis.getPath().length() <= 1 ? "0" : redis.getPath().substring(1);
-        try (Socket socket = new Socket(redis.getHost(), redis.getPort() < 0 ? 6379 : redis.getPort())) {
-            OutputStream out = socket.getOutputStream();
-            out.write(command(List.of("SELECT", db)));
-            out.write(command(List.of("EVAL", script, "2", from, to)));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String selected = line(in);
-            String reply = line(in);
-            if (!selected.startsWith("+OK") || reply.startsWith("-")) {
-                throw new IOException("redis: " + selected + " / " + reply);
-            }
-            return reply.equals(":1");
+        try {
+            io.vertx.redis.client.Response reply = redis().send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EVAL)
+                    .arg(script).arg(2).arg(from).arg(to)).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return reply.toLong() == 1;
+        } catch (Exception e) {
+            throw new IOException("redis: " + e, e);
         }
     }
 
-    private static byte[] command(List<String> args) {
-        StringBuilder sb = new StringBuilder("*").append(args.size()).append("\r\n");
-        for (String arg : args) {
-            sb.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String line(InputStream in) throws IOException {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-            if (b != '\r') {
-                buffer.write(b);
+    /** The tests' Redis as the service reaches it: one node, or a Redis Cluster (EXAM_TEST_REDIS_CLIENT_TYPE). */
+    private synchronized Redis redis() {
+        if (client == null) {
+            vertx = Vertx.vertx();
+            RedisOptions options = new RedisOptions().setType(
+                    "cluster".equalsIgnoreCase(System.getenv("EXAM_TEST_REDIS_CLIENT_TYPE")) ? RedisClientType.CLUSTER : RedisClientType.STANDALONE);
+            for (String url : System.getenv().getOrDefault("EXAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/1").split(",")) {
+                options.addConnectionString(url.trim());
             }
+            client = Redis.createClient(vertx, options);
         }
-        return buffer.toString(StandardCharsets.UTF_8);
+        return client;
     }
 
     @Override
     public void stop() {
         if (server != null) {
             server.stop(0);
+        }
+        if (client != null) {
+            client.close();
+            vertx.close();
         }
     }
 }

@@ -20,11 +20,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.grading.clients.PaperSource;
 import org.examsuite.grading.clients.RemoteFailure;
@@ -57,7 +58,7 @@ public class PaperStreamConsumer {
     @Inject
     Clock clock;
 
-    @ConfigProperty(name = "exam.papers.stream", defaultValue = "stream:{papers}")
+    @ConfigProperty(name = "exam.papers.stream", defaultValue = RedisKeys.PAPER_STREAM)
     String streamKey;
     @ConfigProperty(name = "exam.grading.consumer.group", defaultValue = "grading")
     String group;

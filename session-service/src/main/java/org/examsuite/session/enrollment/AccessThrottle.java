@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.problem.ApiException;
-import org.examsuite.session.redis.Keys;
-import org.examsuite.session.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 
 /**
  * Slows down guessing of access codes per (exam, candidate) — not per address, so a hall of
@@ -34,7 +34,7 @@ public class AccessThrottle {
 
     /** Fails with 429 while the candidate must wait. */
     public Uni<Void> check(String examId, String candidateId) {
-        return redis.hget(Keys.accessThrottle(examId, candidateId), "blockedUntil").invoke(value -> {
+        return redis.hget(RedisKeys.accessThrottle(examId, candidateId), "blockedUntil").invoke(value -> {
             if (value != null) {
                 long waitMs = value.toLong() - clock.millis();
                 if (waitMs > 0) {
@@ -46,14 +46,14 @@ public class AccessThrottle {
 
     /** Records a failure; the caller answers 401 (the wait applies to the next attempt). */
     public Uni<Void> fail(String examId, String candidateId) {
-        return failScript.run(redis, List.of(Keys.accessThrottle(examId, candidateId)),
+        return failScript.run(redis, List.of(RedisKeys.accessThrottle(examId, candidateId)),
                 List.of(Long.toString(clock.millis()), Integer.toString(freeFailures), Long.toString(maxDelay.toMillis()),
                         Long.toString(forgetAfter.toMillis())))
                 .replaceWithVoid();
     }
 
     public Uni<Void> succeed(String examId, String candidateId) {
-        return redis.del(List.of(Keys.accessThrottle(examId, candidateId))).replaceWithVoid();
+        return redis.del(List.of(RedisKeys.accessThrottle(examId, candidateId))).replaceWithVoid();
     }
 
     private static ApiException tooMany(long waitMs) {

@@ -7,10 +7,10 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.session.redis.Keys;
-import org.jboss.logging.Logger;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.json.JsonText;
+import org.jboss.logging.Logger;
 
 /**
  * The live sockets open on this replica, by session. Proctor commands are published on a
@@ -68,7 +68,7 @@ public class LiveHub {
     public Uni<Void> pushTime() {
         long now = clock.millis();
         return Multi.createFrom().iterable(List.copyOf(bySession.entrySet()))
-                .onItem().transformToUni(entry -> redis.hash(String.class).hgetall(Keys.sessionState(entry.getKey()))
+                .onItem().transformToUni(entry -> redis.hash(String.class).hgetall(RedisKeys.sessionState(entry.getKey()))
                         .invoke(state -> {
                             if (state == null || state.get("deadline") == null) {
                                 return;

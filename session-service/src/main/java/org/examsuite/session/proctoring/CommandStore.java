@@ -15,8 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.session.redis.Keys;
-import org.examsuite.session.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.json.JsonText;
 
 /**
@@ -45,14 +45,14 @@ public class CommandStore {
         command.put("at", clock.instant().toString());
         command.putAll(fields);
         String text = JsonText.write(json, command);
-        return pushScript.run(redis, List.of(Keys.commands(sessionId), Keys.commandSequence(sessionId)),
+        return pushScript.run(redis, List.of(RedisKeys.commands(sessionId), RedisKeys.commandSequence(sessionId)),
                 List.of(text, Integer.toString(KEEP), Long.toString(TTL.toMillis()), channel, sessionId))
                 .map(Response::toLong);
     }
 
     /** Commands with an id above {@code afterId}, oldest first. */
     public Uni<List<JsonNode>> after(String sessionId, long afterId) {
-        return redis.lrange(Keys.commands(sessionId), "0", "-1").map(items -> {
+        return redis.lrange(RedisKeys.commands(sessionId), "0", "-1").map(items -> {
             List<JsonNode> commands = new ArrayList<>();
             for (Response item : items) {
                 JsonNode command = parse(item.toString());

@@ -12,8 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.session.redis.Keys;
-import org.examsuite.session.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 
 /** The per-exam proctoring stream (client events and server alerts such as takeovers). */
 @ApplicationScoped
@@ -49,13 +49,13 @@ public class EventStore {
             args.add(event.at().toString());
             args.add(event.detail() == null ? "" : event.detail());
         }
-        return appendScript.run(redis, List.of(Keys.examEvents(examId), Keys.examEventIds(examId)), args)
+        return appendScript.run(redis, List.of(RedisKeys.examEvents(examId), RedisKeys.examEventIds(examId)), args)
                 .map(Response::toInteger);
     }
 
     /** The newest events of the exam, newest first. */
     public Uni<List<Map<String, String>>> recent(String examId, int count) {
-        return redis.xrevrange(List.of(Keys.examEvents(examId), "+", "-", "COUNT", Integer.toString(count))).map(entries -> {
+        return redis.xrevrange(List.of(RedisKeys.examEvents(examId), "+", "-", "COUNT", Integer.toString(count))).map(entries -> {
             List<Map<String, String>> events = new ArrayList<>();
             if (entries == null) {
                 return events;

@@ -7,8 +7,8 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.session.redis.Keys;
-import org.examsuite.session.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 
 /** Who was heard from lately: one sorted set per exam, scored by the last heartbeat's time. */
 @ApplicationScoped
@@ -22,13 +22,13 @@ public class OnlineTracker {
     Duration window;
 
     public Uni<Void> seen(String examId, String sessionId, long nowMs) {
-        return seenScript.run(redis, List.of(Keys.examOnline(examId)),
+        return seenScript.run(redis, List.of(RedisKeys.examOnline(examId)),
                 List.of(Long.toString(nowMs), sessionId, Long.toString(RETENTION.toMillis()))).replaceWithVoid();
     }
 
     /** Sessions with a heartbeat in the last {@code exam.proctoring.online-window}. */
     public Uni<Long> countOnline(String examId, long nowMs) {
-        return redis.zcount(Keys.examOnline(examId), Long.toString(nowMs - window.toMillis()), "+inf")
+        return redis.zcount(RedisKeys.examOnline(examId), Long.toString(nowMs - window.toMillis()), "+inf")
                 .map(count -> count.toLong());
     }
 }

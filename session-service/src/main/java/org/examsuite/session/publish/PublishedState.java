@@ -6,16 +6,18 @@ import io.vertx.mutiny.redis.client.RedisAPI;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.PublishedSession;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.exam.Exam;
 import org.examsuite.session.exam.Question;
-import org.examsuite.session.redis.Keys;
-import org.examsuite.session.redis.LuaScript;
-import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.json.JsonText;
+import org.examsuite.session.session.SessionRow;
 
 /**
  * Writes the read-only state other services read on their hot paths (DESIGN.md §4.1,
@@ -36,11 +38,12 @@ public class PublishedState {
 
     public Uni<Void> publishSession(SessionRow session) {
         long expireAt = session.submitDueAt().plus(retention).toEpochMilli();
-        return stateScript.run(redis, List.of(Keys.sessionState(session.sessionId())),
-                List.of(Long.toString(session.rowVersion()), session.examId(), session.candidateId(),
-                        Integer.toString(session.deviceEpoch()), Long.toString(session.deadline().toEpochMilli()),
-                        Long.toString(session.graceSeconds() * 1000L), session.status(), Long.toString(expireAt)))
-                .replaceWithVoid();
+        PublishedSession published = new PublishedSession(session.sessionId(), session.rowVersion(), session.examId(),
+                session.candidateId(), session.deviceEpoch(), session.deadline().toEpochMilli(),
+                session.graceSeconds() * 1000L, session.status());
+        List<String> args = new ArrayList<>(List.of(Long.toString(session.rowVersion()), Long.toString(expireAt)));
+        args.addAll(published.fieldValues());
+        return stateScript.run(redis, List.of(RedisKeys.sessionState(session.sessionId())), args).replaceWithVoid();
     }
 
     /**
@@ -53,6 +56,6 @@ public class PublishedState {
         value.put("questions", exam.questions().stream().map(Question::published).toList());
         String text = JsonText.write(json, value);
         long expireAt = exam.closesAt().plus(retention).toEpochMilli();
-        return redis.set(List.of(Keys.examQuestions(exam.examId()), text, "PXAT", Long.toString(expireAt))).replaceWithVoid();
+        return redis.set(List.of(RedisKeys.examQuestions(exam.examId()), text, "PXAT", Long.toString(expireAt))).replaceWithVoid();
     }
 }

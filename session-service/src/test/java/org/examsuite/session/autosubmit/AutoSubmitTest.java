@@ -21,11 +21,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.StubControl;
 import org.examsuite.session.TestClock;
-import org.examsuite.session.redis.Keys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,7 +94,7 @@ class AutoSubmitTest {
             given().auth().oauth2(TestTokens.operator()).get("/api/v1/sessions/" + s.sessionId()).then()
                     .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-" + s.sessionId()))
                     .body("submittedBy", equalTo("AUTO"));
-            assertEquals("SUBMITTED", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "status"));
+            assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
         }
         // another pass finds nothing left to do for these sessions
         submitter.runOnce("replica-b").await().indefinitely();

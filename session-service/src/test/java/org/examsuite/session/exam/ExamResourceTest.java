@@ -18,9 +18,9 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.TestClock;
-import org.examsuite.session.redis.Keys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,16 +70,16 @@ class ExamResourceTest {
     @Test
     void questionsArePublishedWithoutKeys() {
         String examId = Fixtures.openExam(now());
-        String published = redis.value(String.class).get(Keys.examQuestions(examId));
+        String published = redis.value(String.class).get(RedisKeys.examQuestions(examId));
         assertTrue(published.contains("\"examId\":\"" + examId + "\""), published);
         assertTrue(published.contains("{\"id\":\"q1\",\"type\":\"SINGLE\",\"options\":[\"3\",\"4\"]}"), published);
         assertFalse(published.contains("key"), published);
         assertFalse(published.contains("tolerance"), published);
         assertFalse(published.contains("prompt"), published);
-        redis.key().del(Keys.examQuestions(examId));
+        redis.key().del(RedisKeys.examQuestions(examId));
 
         given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/" + examId + "/publish").then().statusCode(204);
-        assertTrue(redis.value(String.class).get(Keys.examQuestions(examId)).contains("\"q6\""));
+        assertTrue(redis.value(String.class).get(RedisKeys.examQuestions(examId)).contains("\"q6\""));
         given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/nope/publish").then().statusCode(404)
                 .body("code", equalTo("EXAM_NOT_FOUND"));
     }

@@ -17,10 +17,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
-import org.examsuite.session.redis.Keys;
 import org.examsuite.session.session.ActiveSessions;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,7 +58,7 @@ class ProctoringTest {
                 .statusCode(202).body("accepted", equalTo(2)).body("duplicates", equalTo(0));
         given().auth().oauth2(s.token()).contentType(ContentType.JSON).body(events("e-1", "e-2", "e-3")).post(path).then()
                 .statusCode(202).body("accepted", equalTo(1)).body("duplicates", equalTo(2));
-        assertEquals(3, redis.stream(String.class).xlen(Keys.examEvents(examId)));
+        assertEquals(3, redis.stream(String.class).xlen(RedisKeys.examEvents(examId)));
         // another session may use the same client ids
         Started other = Fixtures.startFresh(examId);
         given().auth().oauth2(other.token()).contentType(ContentType.JSON).body(events("e-1"))
@@ -69,7 +69,7 @@ class ProctoringTest {
                 .body("recentAlerts[0].type", equalTo("FOCUS_LOST"))
                 .body("recentAlerts[0].source", equalTo("client"))
                 .body("recentAlerts.eventId", hasItems("e-1", "e-2", "e-3"));
-        redis.key().del(Keys.examEvents(examId), Keys.examEventIds(examId), Keys.examOnline(examId));
+        redis.key().del(RedisKeys.examEvents(examId), RedisKeys.examEventIds(examId), RedisKeys.examOnline(examId));
     }
 
     @Test
@@ -95,7 +95,7 @@ class ProctoringTest {
                 .statusCode(400).body("violations.field", hasItem("events"));
         given().auth().oauth2(s.token()).contentType(ContentType.JSON).body("{\"events\": [").post(path).then()
                 .statusCode(400).body("code", equalTo("MALFORMED_JSON"));
-        redis.key().del(Keys.examEvents(examId), Keys.examEventIds(examId), Keys.examOnline(examId));
+        redis.key().del(RedisKeys.examEvents(examId), RedisKeys.examEventIds(examId), RedisKeys.examOnline(examId));
     }
 
     @Test
@@ -118,14 +118,14 @@ class ProctoringTest {
         given().auth().oauth2(b.token()).get("/api/v1/exams/" + examId + "/monitor").then().statusCode(403);
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + UUID.randomUUID() + "/monitor").then()
                 .statusCode(404).body("code", equalTo("EXAM_NOT_FOUND"));
-        redis.key().del(Keys.examOnline(examId));
+        redis.key().del(RedisKeys.examOnline(examId));
     }
 
     @Test
     void extendingMovesTheDeadlineEverywhereAndIsAudited() {
         String examId = Fixtures.openExam(clock.instant());
         Started s = Fixtures.startFresh(examId);
-        String before = redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "deadline");
+        String before = redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "deadline");
         String key = UUID.randomUUID().toString();
         Response extended = given().auth().oauth2(TestTokens.operator("op-erin")).header("Idempotency-Key", key)
                 .contentType(ContentType.JSON).body(Map.of("seconds", 600, "reason", "fire alarm"))
@@ -133,7 +133,7 @@ class ProctoringTest {
         extended.then().statusCode(200).body("status", equalTo("IN_PROGRESS"));
         long deadline = Instant.parse(extended.path("deadline")).toEpochMilli();
         assertEquals(Long.parseLong(before) + 600_000, deadline);
-        assertEquals(Long.toString(deadline), redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "deadline"));
+        assertEquals(Long.toString(deadline), redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "deadline"));
         // a retry with the same key extends once
         given().auth().oauth2(TestTokens.operator("op-erin")).header("Idempotency-Key", key)
                 .contentType(ContentType.JSON).body(Map.of("seconds", 600, "reason", "fire alarm"))

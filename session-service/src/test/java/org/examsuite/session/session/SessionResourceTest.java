@@ -6,12 +6,12 @@ import static org.examsuite.session.Fixtures.newCandidateId;
 import static org.examsuite.session.Fixtures.start;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
@@ -37,10 +37,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
-import org.examsuite.session.redis.Keys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -204,7 +204,7 @@ class SessionResourceTest {
                 .body("paper.questions", not(empty()));
         String newToken = again.path("token");
         assertNotEquals(first.token(), newToken);
-        assertEquals("2", redis.hash(String.class).hget(Keys.sessionState(first.sessionId()), "epoch"));
+        assertEquals("2", redis.hash(String.class).hget(RedisKeys.sessionState(first.sessionId()), "epoch"));
 
         given().auth().oauth2(first.token()).post("/api/v1/sessions/" + first.sessionId() + "/heartbeat").then()
                 .statusCode(409).contentType("application/problem+json").body("code", equalTo("SESSION_TAKEN_OVER"));
@@ -265,7 +265,7 @@ class SessionResourceTest {
         // and after the wait, the right code works: no lockout
         clock.advance(Duration.ofSeconds(1));
         start(examId, candidate, codes.get(0)).then().statusCode(201);
-        redis.key().del(Keys.accessThrottle(examId, candidate));
+        redis.key().del(RedisKeys.accessThrottle(examId, candidate));
     }
 
     @Test
@@ -282,7 +282,7 @@ class SessionResourceTest {
             }
         }
         assertEquals("60", retryAfter);
-        redis.key().del(Keys.accessThrottle(examId, candidate));
+        redis.key().del(RedisKeys.accessThrottle(examId, candidate));
     }
 
     @Test
@@ -395,14 +395,14 @@ class SessionResourceTest {
     void stateIsPublishedAndStatusOnlyMovesForward() {
         String examId = Fixtures.openExam(now());
         Started s = Fixtures.startFresh(examId);
-        Map<String, String> state = redis.hash(String.class).hgetall(Keys.sessionState(s.sessionId()));
+        Map<String, String> state = redis.hash(String.class).hgetall(RedisKeys.sessionState(s.sessionId()));
         SessionView view = given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).as(SessionView.class);
         assertEquals(examId, state.get("examId"));
         assertEquals("1", state.get("epoch"));
         assertEquals(Long.toString(view.deadline().toEpochMilli()), state.get("deadline"));
         assertEquals("30000", state.get("graceMs"));
         assertEquals("IN_PROGRESS", state.get("status"));
-        assertTrue(redis.key().pttl(Keys.sessionState(s.sessionId())) > 0);
+        assertTrue(redis.key().pttl(RedisKeys.sessionState(s.sessionId())) > 0);
 
         String submitted = "/internal/v1/sessions/" + s.sessionId() + "/submitted";
         given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-1"))
@@ -411,7 +411,7 @@ class SessionResourceTest {
                 .post(submitted).then().statusCode(204);
         given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-2"))
                 .post(submitted).then().statusCode(409).body("code", equalTo("PAPER_MISMATCH"));
-        assertEquals("SUBMITTED", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "status"));
+        assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
         given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).then().statusCode(200)
                 .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-1")).body("remainingMs", equalTo(0))
                 .body("submittedBy", nullValue());
@@ -423,14 +423,14 @@ class SessionResourceTest {
         // a later start (resume) does not bring IN_PROGRESS back
         start(examId, s.candidateId(), s.accessCode()).then().statusCode(200).body("status", equalTo("SUBMITTED"))
                 .body("paperId", equalTo("paper-1"));
-        assertEquals("SUBMITTED", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "status"));
+        assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
 
         // a reader that lost the state asks for it again
-        redis.key().del(Keys.sessionState(s.sessionId()));
+        redis.key().del(RedisKeys.sessionState(s.sessionId()));
         given().auth().oauth2(TestTokens.service()).post("/internal/v1/sessions/" + s.sessionId() + "/publish").then()
                 .statusCode(204);
-        assertEquals("SUBMITTED", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "status"));
-        assertEquals("2", redis.hash(String.class).hget(Keys.sessionState(s.sessionId()), "epoch"));
+        assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
+        assertEquals("2", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "epoch"));
     }
 
     @Test

@@ -37,6 +37,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.submission.session.SessionClient;
 import org.jboss.logging.Logger;
@@ -75,7 +76,7 @@ public class OutboxRelay {
     StreamTracing tracing;
     @Inject
     Tracer tracer;
-    @ConfigProperty(name = "exam.papers.stream", defaultValue = "stream:{papers}")
+    @ConfigProperty(name = "exam.papers.stream", defaultValue = RedisKeys.PAPER_STREAM)
     String stream;
     @ConfigProperty(name = "exam.outbox.relay.enabled", defaultValue = "true")
     boolean enabled;

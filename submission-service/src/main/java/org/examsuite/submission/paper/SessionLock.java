@@ -4,8 +4,8 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
-import org.examsuite.submission.redis.Keys;
-import org.examsuite.submission.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 
 /**
  * One request per session builds the paper: {@code sub:{<sessionId>}:lock} holds its token
@@ -18,12 +18,12 @@ import org.examsuite.submission.redis.LuaScript;
  */
 @ApplicationScoped
 public class SessionLock {
-    private final LuaScript releaseScript = LuaScript.resource(SessionLock.class, "release_lock.lua");
+    private final LuaScript releaseScript = LuaScript.of(SessionLock.class, "release_lock.lua");
 
     @Inject
     RedisDataSource redis;
 
     public void release(String sessionId, String token) {
-        releaseScript.run(redis, List.of(Keys.lock(sessionId), Keys.sheet(sessionId)), List.of(token));
+        releaseScript.run(redis, List.of(RedisKeys.submitLock(sessionId), RedisKeys.finalSheet(sessionId)), List.of(token));
     }
 }

@@ -12,8 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.submission.redis.Keys;
-import org.examsuite.submission.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.FinalSheet;
 
 /**
@@ -32,8 +32,8 @@ public class SheetStore {
     /** The hash field that marks the sheets closed by a build (never a question id: ids have no '!'). */
     static final String CLOSED = "!closed";
 
-    private final LuaScript keepScript = LuaScript.resource(SheetStore.class, "sheet_merge.lua", "keep_sheet.lua");
-    private final LuaScript closeScript = LuaScript.resource(SheetStore.class, "close_sheets.lua");
+    private final LuaScript keepScript = LuaScript.of(SheetStore.class, "sheet_merge.lua", "keep_sheet.lua");
+    private final LuaScript closeScript = LuaScript.of(SheetStore.class, "close_sheets.lua");
 
     /** What {@link #keep} did with a sheet. */
     public enum Kept {
@@ -63,7 +63,7 @@ public class SheetStore {
             args.add(answer.value().toString());
         });
         // An empty sheet keeps nothing, but it is still refused once the sheets are closed.
-        long result = keepScript.run(redis, List.of(Keys.sheet(sessionId), Keys.paper(sessionId)), args).toLong();
+        long result = keepScript.run(redis, List.of(RedisKeys.finalSheet(sessionId), RedisKeys.paper(sessionId)), args).toLong();
         return result == -1 ? Kept.PAPER : result == -2 ? Kept.CLOSED : Kept.KEPT;
     }
 
@@ -73,7 +73,7 @@ public class SheetStore {
      * caller's (it expired and another request took it): the build must not go on.
      */
     public Map<String, StampedValue> close(String sessionId, String lockToken) {
-        Response reply = closeScript.run(redis, List.of(Keys.sheet(sessionId), Keys.lock(sessionId)),
+        Response reply = closeScript.run(redis, List.of(RedisKeys.finalSheet(sessionId), RedisKeys.submitLock(sessionId)),
                 List.of(lockToken, Long.toString(retention.toMillis())));
         if (reply == null) {
             return null;
@@ -87,7 +87,7 @@ public class SheetStore {
 
     /** Every kept value of the session, by question (without closing them). */
     public Map<String, StampedValue> read(String sessionId) {
-        Map<String, String> fields = redis.hash(String.class).hgetall(Keys.sheet(sessionId));
+        Map<String, String> fields = redis.hash(String.class).hgetall(RedisKeys.finalSheet(sessionId));
         if (fields != null) {
             fields.remove(CLOSED);
         }
@@ -112,6 +112,6 @@ public class SheetStore {
     }
 
     public void forget(String sessionId) {
-        redis.key().del(Keys.sheet(sessionId));
+        redis.key().del(RedisKeys.finalSheet(sessionId));
     }
 }

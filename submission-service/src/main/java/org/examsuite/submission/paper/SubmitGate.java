@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.submission.redis.Keys;
-import org.examsuite.submission.redis.LuaScript;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.FinalSheet;
 
 /**
@@ -32,8 +32,8 @@ import org.examsuite.submission.submit.FinalSheet;
 public class SubmitGate {
     private static final Duration MINIMUM_RETENTION = Duration.ofHours(24);
 
-    private final LuaScript stepScript = LuaScript.resource(SubmitGate.class, "sheet_merge.lua", "submit_step.lua");
-    private final LuaScript finishScript = LuaScript.resource(SubmitGate.class, "finish_build.lua");
+    private final LuaScript stepScript = LuaScript.of(SubmitGate.class, "sheet_merge.lua", "submit_step.lua");
+    private final LuaScript finishScript = LuaScript.of(SubmitGate.class, "finish_build.lua");
 
     @Inject
     RedisDataSource redis;
@@ -70,7 +70,16 @@ public class SubmitGate {
 
     /** The record key of an Idempotency-Key, scoped to the session and the candidate that sent it. */
     public Claim claimFor(String sessionId, String examId, String candidateId, String key) {
-        return new Claim(Keys.idempotency(sessionId, examId, candidateId, key), UUID.randomUUID().toString());
+        return new Claim(idempotencyKey(sessionId, examId, candidateId, key), UUID.randomUUID().toString());
+    }
+
+    /**
+     * The Redis key of an Idempotency-Key's record: in the session's slot, named by digests of
+     * its owner (exam + candidate) and of the key, so a client's key text never shapes a Redis key.
+     */
+    public static String idempotencyKey(String sessionId, String examId, String candidateId, String key) {
+        String owner = Canonical.sha256Hex(examId + '\n' + candidateId).substring(0, 32);
+        return RedisKeys.idempotency(sessionId, owner, Canonical.sha256Hex(key));
     }
 
     public Step begin(String sessionId, Claim claim, String fingerprint, boolean takenOver, Sheet sheet) {
@@ -130,8 +139,8 @@ public class SubmitGate {
     }
 
     private static List<String> keys(String sessionId, Claim claim) {
-        return List.of(Keys.paper(sessionId), Keys.sheet(sessionId), Keys.lock(sessionId),
-                claim == null ? Keys.paper(sessionId) : claim.recordKey());
+        return List.of(RedisKeys.paper(sessionId), RedisKeys.finalSheet(sessionId), RedisKeys.submitLock(sessionId),
+                claim == null ? RedisKeys.paper(sessionId) : claim.recordKey());
     }
 
     Duration recordRetention() {

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.common.problem.ApiException;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.FinalSheet;
 import org.jboss.logging.Logger;
 
@@ -123,7 +123,7 @@ public class ExamQuestions {
     }
 
     private Map<String, Spec> read(String examId) {
-        String text = redis.value(String.class).get(Keys.examQuestions(examId));
+        String text = redis.value(String.class).get(RedisKeys.examQuestions(examId));
         if (text == null) {
             return null;
         }

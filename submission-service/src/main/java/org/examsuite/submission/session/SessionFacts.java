@@ -7,7 +7,8 @@ import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.common.problem.ApiException;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.PublishedSession;
+import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,8 +19,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SessionFacts {
     private static final Logger LOG = Logger.getLogger(SessionFacts.class);
-    /** No braces: an id must never change the hash tag of the keys built from it. */
-    private static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     @Inject
     RedisDataSource redis;
@@ -28,7 +27,7 @@ public class SessionFacts {
     SessionClient sessions;
 
     public SessionState require(String sessionId) {
-        if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+        if (!RedisKeys.isSafeId(sessionId)) { // an id must never change the hash tag of the keys built from it
             throw notFound();
         }
         SessionState state = read(sessionId);
@@ -67,14 +66,11 @@ public class SessionFacts {
     }
 
     SessionState read(String sessionId) {
-        Map<String, String> fields = redis.hash(String.class).hgetall(Keys.sessionState(sessionId));
-        if (fields == null || fields.isEmpty() || fields.get("examId") == null || fields.get("deadline") == null) {
-            return null;
-        }
+        Map<String, String> fields = redis.hash(String.class).hgetall(RedisKeys.sessionState(sessionId));
         try {
-            return new SessionState(sessionId, fields.get("examId"), fields.get("candidateId"),
-                    Long.parseLong(fields.getOrDefault("epoch", "0")), Long.parseLong(fields.get("deadline")),
-                    Long.parseLong(fields.getOrDefault("graceMs", "30000")), fields.getOrDefault("status", "IN_PROGRESS"));
+            PublishedSession published = PublishedSession.fromHash(sessionId, fields);
+            return published == null ? null : new SessionState(sessionId, published.examId(), published.candidateId(),
+                    published.epoch(), published.deadlineMs(), published.graceMs(), published.status());
         } catch (NumberFormatException e) {
             LOG.errorf("published state of session %s is not readable: %s", sessionId, fields);
             return null;

@@ -4,8 +4,8 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
+import org.examsuite.common.redis.LuaScript;
 import org.examsuite.submission.paper.SubmitGate;
-import org.examsuite.submission.redis.LuaScript;
 
 /**
  * Idempotency-Key records (docs/idempotency.md): scoped to the session and the candidate,
@@ -18,7 +18,7 @@ import org.examsuite.submission.redis.LuaScript;
  */
 @ApplicationScoped
 public class IdempotencyStore {
-    private final LuaScript finishScript = LuaScript.resource(IdempotencyStore.class, "idempotency_finish.lua");
+    private final LuaScript finishScript = LuaScript.of(IdempotencyStore.class, "idempotency_finish.lua");
 
     @Inject
     RedisDataSource redis;

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.Admission;
 import org.examsuite.submission.submit.FinalSheet;
 import org.examsuite.submission.support.Stubs;
@@ -89,7 +89,7 @@ class SheetClosingTest extends SubmissionTestBase {
         long now = clock.millis();
         String dead = takeLock(s);
         assertNotNull(sheets.close(s.id(), dead));
-        redis.key().del(Keys.lock(s.id()));   // its lock expired: the builder is gone
+        redis.key().del(RedisKeys.submitLock(s.id()));   // its lock expired: the builder is gone
         assertEquals(SheetStore.Kept.CLOSED, sheets.keep(s.id(), 1, finalSheet(s, "q1", "\"x\"", 1), now));
         // Only the lock holder closes the sheets: the dead build's token no longer does.
         String next = takeLock(s);

@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;
@@ -52,7 +52,7 @@ class FrontDoorTest extends SubmissionTestBase {
                     .header("Connection", "close")
                     .body("code", equalTo("SUBMISSIONS_OVERLOADED"));
             // Unread: no sheet kept, no idempotency record, no paper for the refused session.
-            assertFalse(redis.key().exists(Keys.sheet(refused.id())), "a refused request kept no sheet");
+            assertFalse(redis.key().exists(RedisKeys.finalSheet(refused.id())), "a refused request kept no sheet");
             assertEquals(0, paperCount(refused));
 
             seal.countDown();

@@ -17,7 +17,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.submission.paper.SubmitGate;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;
@@ -68,7 +69,7 @@ class SubmissionContractTest extends SubmissionTestBase {
         }
         assertEquals(1, paperCount(s));
         // Kept at least 24 hours, scoped to the candidate.
-        long ttl = redis.key().pttl(Keys.idempotency(s.id(), s.examId(), s.candidateId(), "k-1"));
+        long ttl = redis.key().pttl(SubmitGate.idempotencyKey(s.id(), s.examId(), s.candidateId(), "k-1"));
         assertTrue(ttl > Duration.ofHours(24).toMillis(), "kept " + ttl + " ms");
         Session other = session();
         submit(other, "k-1", sheet(other.id(), "q1", "\"4\"", 3)).statusCode(201)
@@ -96,10 +97,10 @@ class SubmissionContractTest extends SubmissionTestBase {
         String paperId = submit(s, "k-a", sheet(s.id(), "q1", "\"4\"", 1)).statusCode(201).extract().path("paperId");
         // Redis loses what it knew of the paper (a restart without persistence, an expired cache):
         // PostgreSQL's paper is the answer, to a candidate's new key and to the auto-submit alike.
-        redis.key().del(Keys.paper(s.id()), Keys.sheet(s.id()), Keys.lock(s.id()));
+        redis.key().del(RedisKeys.paper(s.id()), RedisKeys.finalSheet(s.id()), RedisKeys.submitLock(s.id()));
         submit(s, "k-b", sheet(s.id(), "q1", "\"3\"", 9)).statusCode(200).header("Idempotent-Replayed", nullValue())
                 .body("paperId", equalTo(paperId)).body("answers.q1.value", equalTo("4"));
-        redis.key().del(Keys.paper(s.id()));
+        redis.key().del(RedisKeys.paper(s.id()));
         autoSubmit(s, "AUTO").statusCode(200).body("paperId", equalTo(paperId)).body("submittedBy", equalTo("CANDIDATE"));
         submit(s, "k-b", sheet(s.id(), "q1", "\"3\"", 9)).statusCode(200).header("Idempotent-Replayed", equalTo("true"))
                 .body("paperId", equalTo(paperId));
@@ -208,7 +209,7 @@ class SubmissionContractTest extends SubmissionTestBase {
         many.append("x".repeat(1_100_000));
         submit(s, "k-bad", sheet(id, "q1", "\"" + many + "\"", 1)).statusCode(413).contentType("application/problem+json");
         assertEquals(0, paperCount(s));
-        assertEquals(0, redis.key().exists(Keys.sheet(id)) ? 1 : 0);
+        assertEquals(0, redis.key().exists(RedisKeys.finalSheet(id)) ? 1 : 0);
         // None of it took the key: a good request with it works.
         submit(s, "k-bad", sheet(id, "q1", "\"4\"", 1)).statusCode(201);
     }
@@ -216,7 +217,7 @@ class SubmissionContractTest extends SubmissionTestBase {
     @Test
     void answersAreCheckedAgainstTheExamsPublishedQuestions() {
         Session s = session();
-        String questionsKey = Keys.examQuestions(s.examId());
+        String questionsKey = RedisKeys.examQuestions(s.examId());
         redis.value(String.class).set(questionsKey, "{\"examId\":\"" + s.examId() + "\",\"questions\":["
                 + "{\"id\":\"q1\",\"type\":\"SINGLE\",\"options\":[\"3\",\"4\"]},"
                 + "{\"id\":\"q2\",\"type\":\"MULTIPLE\",\"options\":[\"2\",\"4\",\"5\"]},"
@@ -256,7 +257,7 @@ class SubmissionContractTest extends SubmissionTestBase {
     @Test
     void unknownSessionIs404AndMissingStateIsAskedFor() {
         Session known = session();
-        redis.key().del(Keys.sessionState(known.id()));
+        redis.key().del(RedisKeys.sessionState(known.id()));
         Stubs.publisher = id -> {
             if (id.equals(known.id())) {
                 publish(known, 1, clock.millis() + 600_000);

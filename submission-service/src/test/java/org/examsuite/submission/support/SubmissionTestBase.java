@@ -14,7 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.examsuite.submission.redis.Keys;
+import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.submission.paper.SubmitGate;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 
@@ -66,7 +67,7 @@ public abstract class SubmissionTestBase {
         state.put("deadline", Long.toString(deadlineMs));
         state.put("graceMs", Long.toString(GRACE.toMillis()));
         state.put("status", "IN_PROGRESS");
-        redis.hash(String.class).hset(Keys.sessionState(session.id()), state);
+        redis.hash(String.class).hset(RedisKeys.sessionState(session.id()), state);
     }
 
     /** The final sheet JSON: {@code answers} maps question → {value (JSON text), version}. */
@@ -108,10 +109,10 @@ public abstract class SubmissionTestBase {
     @AfterEach
     void forgetSessions() {
         for (Session session : sessions) {
-            redis.key().del(Keys.sessionState(session.id()), Keys.lock(session.id()), Keys.sheet(session.id()),
-                    Keys.paper(session.id()));
+            redis.key().del(RedisKeys.sessionState(session.id()), RedisKeys.submitLock(session.id()), RedisKeys.finalSheet(session.id()),
+                    RedisKeys.paper(session.id()));
             // The idempotency records of this test's candidate (random ids: nobody else's).
-            String scope = Keys.idempotency(session.id(), session.examId(), session.candidateId(), "x");
+            String scope = SubmitGate.idempotencyKey(session.id(), session.examId(), session.candidateId(), "x");
             redis.key().keys(scope.substring(0, scope.lastIndexOf(':') + 1) + "*").forEach(k -> redis.key().del(k));
             // Stop the relay from publishing this test's papers in later runs.
             pool.preparedQuery("UPDATE outbox SET done_at = now() WHERE session_id = $1 AND done_at IS NULL")

@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.examsuite.common.failure.Unavailable;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -132,8 +133,37 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (Unavailable.is(e)) {
+            return dependencyUnavailable(e);
+        }
         LOG.error("unexpected failure", e);
         return Problems.response(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
+    }
+
+    /**
+     * Redis or PostgreSQL cannot be reached, or is failing over: 503 with Retry-After, so the
+     * client retries (safely: every mutating endpoint is idempotent) once the pools have reconnected.
+     */
+    public static Response dependencyUnavailable(Throwable e) {
+        return Problems.response(problemFor(e));
+    }
+
+    /**
+     * The problem a failure is answered with outside JAX-RS (plain Vert.x routes), as the
+     * mappers here answer it: an {@link ApiException} as it is, an unavailable dependency 503
+     * with Retry-After, anything else 500 (logged).
+     */
+    public static ApiException problemFor(Throwable failure) {
+        if (failure instanceof ApiException api) {
+            return api;
+        }
+        if (Unavailable.is(failure)) {
+            LOG.warn("a dependency is unavailable: " + failure);
+            return ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                    "A service this request needs is unavailable right now; retry shortly.", 2);
+        }
+        LOG.error("request failed", failure);
+        return new ApiException(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
     }
 
     private static String safeDetail(WebApplicationException e, int status) {

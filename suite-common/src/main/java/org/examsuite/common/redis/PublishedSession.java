@@ -1,0 +1,58 @@
+package org.examsuite.common.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A session's published state (DESIGN.md §4.1): the hash {@link RedisKeys#sessionState} that
+ * session-service writes from a committed PostgreSQL row and the other services read on their
+ * hot paths. The field names live here only; a Lua script that reads the hash names them too,
+ * and {@code PublishedStateContractTest} checks those names against {@link #FIELDS}.
+ */
+public record PublishedSession(String sessionId, long rev, String examId, String candidateId, long epoch,
+        long deadlineMs, long graceMs, String status) {
+    public static final String REV = "rev";
+    public static final String EXAM_ID = "examId";
+    public static final String CANDIDATE_ID = "candidateId";
+    public static final String EPOCH = "epoch";
+    public static final String DEADLINE = "deadline";
+    public static final String GRACE_MS = "graceMs";
+    public static final String STATUS = "status";
+    public static final List<String> FIELDS = List.of(REV, EXAM_ID, CANDIDATE_ID, EPOCH, DEADLINE, GRACE_MS, STATUS);
+
+    public static final String IN_PROGRESS = "IN_PROGRESS";
+    public static final String SUBMITTED = "SUBMITTED";
+
+    /** Field, value, field, value … in {@link #FIELDS} order, as HSET takes them. */
+    public List<String> fieldValues() {
+        List<String> out = new ArrayList<>(FIELDS.size() * 2);
+        add(out, REV, Long.toString(rev));
+        add(out, EXAM_ID, examId);
+        add(out, CANDIDATE_ID, candidateId);
+        add(out, EPOCH, Long.toString(epoch));
+        add(out, DEADLINE, Long.toString(deadlineMs));
+        add(out, GRACE_MS, Long.toString(graceMs));
+        add(out, STATUS, status);
+        return out;
+    }
+
+    /**
+     * The state read back from the hash; null when it is missing or incomplete (Redis lost it:
+     * the reader asks session-service to publish it again rather than guess).
+     * @throws NumberFormatException when a number field is not a number
+     */
+    public static PublishedSession fromHash(String sessionId, Map<String, String> fields) {
+        if (fields == null || fields.get(EXAM_ID) == null || fields.get(DEADLINE) == null) {
+            return null;
+        }
+        return new PublishedSession(sessionId, Long.parseLong(fields.getOrDefault(REV, "0")), fields.get(EXAM_ID),
+                fields.get(CANDIDATE_ID), Long.parseLong(fields.getOrDefault(EPOCH, "0")), Long.parseLong(fields.get(DEADLINE)),
+                Long.parseLong(fields.getOrDefault(GRACE_MS, "30000")), fields.getOrDefault(STATUS, IN_PROGRESS));
+    }
+
+    private static void add(List<String> out, String field, String value) {
+        out.add(field);
+        out.add(value == null ? "" : value);
+    }
+}

@@ -1,0 +1,116 @@
+package org.examsuite.common.redis;
+
+import java.util.regex.Pattern;
+
+/**
+ * Every Redis key of the suite, in one place (DESIGN.md §4.1). Each key carries a hash tag, so
+ * that what one Lua call or pipeline touches lives in one Redis Cluster slot: a session's keys
+ * share {@code {<sessionId>}} whichever service owns them (answer-service's autosave script
+ * reads session-service's published state atomically), an exam's share {@code {exam:<examId>}}.
+ * Suite-wide structures are sharded over {@link #SHARDS} hash tags so that no node carries all
+ * of them. A key's owner is the only writer; the others read.
+ */
+public final class RedisKeys {
+    /** Shards of each suite-wide work list; fixed, since every replica must agree on it. */
+    public static final int SHARDS = 16;
+
+    /** Ids become part of hash tags and keys: no braces, no spaces, bounded length. */
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+
+    private RedisKeys() {
+    }
+
+    public static boolean isSafeId(String id) {
+        return id != null && SAFE_ID.matcher(id).matches();
+    }
+
+    // --- session-service: published state (read-only to the others) and its own keys.
+
+    /** The published session: a hash with the fields of {@link PublishedSession}. */
+    public static String sessionState(String sessionId) {
+        return "ses:{" + sessionId + "}:state";
+    }
+
+    /** The exam's frozen question ids and types (JSON). */
+    public static String examQuestions(String examId) {
+        return "ses:{exam:" + examId + "}:questions";
+    }
+
+    public static String commands(String sessionId) {
+        return "ses:{" + sessionId + "}:commands";
+    }
+
+    public static String commandSequence(String sessionId) {
+        return "ses:{" + sessionId + "}:command-seq";
+    }
+
+    public static String examEvents(String examId) {
+        return "ses:{exam:" + examId + "}:events";
+    }
+
+    public static String examEventIds(String examId) {
+        return "ses:{exam:" + examId + "}:event-ids";
+    }
+
+    public static String examOnline(String examId) {
+        return "ses:{exam:" + examId + "}:online";
+    }
+
+    public static String accessThrottle(String examId, String candidateId) {
+        return "ses:{throttle:" + examId + ":" + candidateId + "}";
+    }
+
+    // --- answer-service.
+
+    public static String draft(String sessionId) {
+        return "ans:{" + sessionId + "}:draft";
+    }
+
+    /** The questions whose last write PostgreSQL may not have yet (autosave.lua, read.lua, persisted.lua). */
+    public static String pending(String sessionId) {
+        return "ans:{" + sessionId + "}:pending";
+    }
+
+    /** The write-behind shard of a session: 0 … {@link #SHARDS} − 1, the same on every replica. */
+    public static int writeBehindShard(String sessionId) {
+        return Math.floorMod(sessionId.hashCode(), SHARDS);
+    }
+
+    /** Dirty drafts of one shard: a zset sessionId → when it first became dirty (ms). */
+    public static String writeBehindDirty(int shard) {
+        return "ans:{wb:" + shard + "}:dirty";
+    }
+
+    /** Claimed drafts of one shard: a zset "<since>|<sessionId>" → lease expiry (ms). */
+    public static String writeBehindInflight(int shard) {
+        return "ans:{wb:" + shard + "}:inflight";
+    }
+
+    // --- submission-service.
+
+    /** The per-session work lock: one request at a time builds the paper. */
+    public static String submitLock(String sessionId) {
+        return "sub:{" + sessionId + "}:lock";
+    }
+
+    /** Final sheets kept per question by stamp until the paper exists (shed requests included). */
+    public static String finalSheet(String sessionId) {
+        return "sub:{" + sessionId + "}:sheet";
+    }
+
+    /** The session's paper id once stored: the cheap "already submitted?" check. */
+    public static String paper(String sessionId) {
+        return "sub:{" + sessionId + "}:paper";
+    }
+
+    /**
+     * An idempotency record, scoped to the session and to the candidate that sent the key
+     * ({@code ownerHash}, a digest of exam and candidate id) and named by the key's digest.
+     */
+    public static String idempotency(String sessionId, String ownerHash, String keyHash) {
+        return "sub:{" + sessionId + "}:idem:" + ownerHash + ":" + keyHash;
+    }
+
+    /** Paper events, produced by submission-service, consumed by grading-saga (DESIGN.md §6: one key). */
+    public static final String PAPER_STREAM = "stream:{papers}";
+}
