@@ -640,25 +640,38 @@ EOF
   release "${name%-*}"
 }
 
+# Each at its own time (20, 35, 50, 60 and 70 % of the exam, ±3 s), with a random of its own: one
+# that waits for a free replica does not push the others past the exam's end. The two Redis faults
+# never overlap (a replica kill during the failover would leave a slot range without a master).
 lane_others() { # start-ms duration-ms
   RANDOM=$((SEED + 23))
-  local kind frac at
+  local kind frac at i=0
   for kind in redisMasterKill pause postgresRestart redisReplicaKill partition; do
+    i=$((i + 1))
     want_fault "$kind" || continue
     case "$kind" in
       redisMasterKill) frac=20 ;; pause) frac=35 ;; postgresRestart) frac=50 ;; redisReplicaKill) frac=60 ;; partition) frac=70 ;;
     esac
     rand -3000 3000
     at=$(($1 + $2 * frac / 100 + R))
-    sleep_until_ms "$at"
-    case "$kind" in
-      redisMasterKill) fault_redis_master_kill ;;
-      pause) fault_pause ;;
-      postgresRestart) fault_postgres_restart ;;
-      redisReplicaKill) fault_redis_replica_kill ;;
-      partition) fault_partition ;;
-    esac
+    (
+      RANDOM=$((SEED + 100 + i))
+      sleep_until_ms "$at"
+      case "$kind" in
+        redisMasterKill) redis_lock fault_redis_master_kill ;;
+        pause) fault_pause ;;
+        postgresRestart) fault_postgres_restart ;;
+        redisReplicaKill) redis_lock fault_redis_replica_kill ;;
+        partition) fault_partition ;;
+      esac
+    ) &
   done
+  wait
+}
+redis_lock() {
+  until mkdir "$STATE/redis-fault" 2>/dev/null; do sleep 0.5; done
+  "$@"
+  rmdir "$STATE/redis-fault"
 }
 lane_rolling() { # start-ms duration-ms
   sleep_until_ms $(($1 + $2 * 15 / 100))
