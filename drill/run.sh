@@ -39,6 +39,7 @@ FAULTS="all"
 REDIS_MODE=cluster
 JSON_OUT=""
 WAIT_S=180
+RAMP="" # seconds over which the candidates start; default max(10, candidates / 5)
 usage() {
   cat <<'EOF'
 usage: ./exam drill [--candidates N] [--duration S] [--network good|weak|hostile] [--seed N]
@@ -50,6 +51,7 @@ usage: ./exam drill [--candidates N] [--duration S] [--network good|weak|hostile
   --redis       cluster (six nodes on 7301-7306) or standalone (one node on 7301)
   --json        write the run's summary there (JSON)
   --wait        seconds after deadline + grace to wait for papers and grading (180)
+  --ramp        the candidates start spread over this many seconds (max(10, candidates / 5))
 Logs: .exam/drill/logs; report: docs/reports/drill-*.html (docs/drill.md).
 EOF
 }
@@ -63,12 +65,16 @@ while [ "$#" -gt 0 ]; do
     --redis) REDIS_MODE="$2"; shift ;;
     --json) JSON_OUT="$2"; shift ;;
     --wait) WAIT_S="$2"; shift ;;
+    --ramp) RAMP="$2"; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "drill: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
   shift
 done
 [[ $SEED =~ ^[0-9]+$ ]] || { echo "drill: --seed needs a number" >&2; exit 2; }
+# 300 session starts in the demo's 10 s on two loaded cores took 10-60 s each (beyond the clients'
+# 5 s: every retry a new start): candidates arrive over a minute, as in a real exam room.
+[ -n "$RAMP" ] || RAMP=$((CANDIDATES / 5 > 10 ? CANDIDATES / 5 : 10))
 case "$REDIS_MODE" in cluster | standalone) ;; *) echo "drill: --redis cluster|standalone" >&2; exit 2 ;; esac
 [ "$FAULTS" = all ] && FAULTS="$(IFS=,; echo "${ALL_FAULTS[*]}")"
 for f in ${FAULTS//,/ }; do
@@ -682,9 +688,10 @@ lane_rolling() { # start-ms duration-ms
 scheduler() {
   local started end_ms duration_ms=$((DURATION * 1000))
   until [ -f "$DRILL_DIR/exam-started" ]; do sleep 0.5; done
-  started="$(cat "$DRILL_DIR/exam-started")"
+  # The faults' clock starts when the last candidates have started (the ramp).
+  started=$(($(cat "$DRILL_DIR/exam-started") + RAMP * 1000))
   end_ms=$((started + duration_ms - 5000))
-  flog "exam started at $started; faults: $FAULTS (seed $SEED)"
+  flog "exam started; faults from $started (after the ${RAMP}s ramp): $FAULTS (seed $SEED)"
   local pids=()
   if want_fault kill; then lane_kill "$started" "$end_ms" & pids+=($!); fi
   if want_fault rollingRestart; then lane_rolling "$started" "$duration_ms" & pids+=($!); fi
@@ -717,7 +724,7 @@ main() {
   [ -d "$LOGS" ] && mv "$LOGS" "$LOGS.1" # the previous run's logs stay for one more run
   mkdir -p "$STATE" "$LOGS"
   rm -f "$FAULTS_TSV" "$FAULTS_TSV.done" "$DRILL_DIR/exam-started"
-  say "seed $SEED; $CANDIDATES candidates, ${DURATION}s exam, $NETWORK network; faults: $FAULTS; Redis $REDIS_MODE"
+  say "seed $SEED; $CANDIDATES candidates starting over ${RAMP}s, ${DURATION}s exam, $NETWORK network; faults: $FAULTS; Redis $REDIS_MODE"
   pg_up
   redis_up
   env_for_services
@@ -747,7 +754,7 @@ main() {
     EXAM_SUBMISSION_URL="http://127.0.0.1:$INGRESS_PORT" EXAM_GRADING_URL="http://127.0.0.1:$INGRESS_PORT" \
     java -Xmx1g -cp "$DRILL_DEMO_CP" org.examsuite.demo.Demo --operator-token "$DRILL_OPERATOR_TOKEN" \
     --report-dir "$EXAM_HOME/docs/reports" --candidates "$CANDIDATES" --duration "$DURATION" --network "$NETWORK" \
-    --seed "$SEED" --proxy-port-base 0 --wait "$WAIT_S" --drill-dir "$DRILL_DIR" \
+    --seed "$SEED" --proxy-port-base 0 --wait "$WAIT_S" --ramp "$RAMP" --drill-dir "$DRILL_DIR" \
     --drill-setup "redis $REDIS_MODE, faults $FAULTS" "${json_args[@]}" || rc=$?
   check_schedule || { [ "$rc" = 0 ] && rc=1; }
   return "$rc"

@@ -133,7 +133,7 @@ public final class Demo {
             Candidate.Setting setting = new Candidate.Setting(local(ports.get(0)), local(ports.get(1)), local(ports.get(2)),
                     exam.examId(), exam.questions(), options.graceSeconds() * 1000L, Math.max(800, durationMs / 40), 1_000,
                     4_000, 20_000);
-            long rampMs = Math.min(10_000, durationMs / 10);
+            long rampMs = options.rampMs();
             List<CandidateOutcome> outcomes = new ArrayList<>();
             Map<String, Long> behaviours = new TreeMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.candidates(), 2_000), daemonThreads());

@@ -44,7 +44,7 @@ class DemoOptionsTest {
     void theDrillsOptionsAreAcceptedAndAbsentInAPlainDemo() {
         DemoOptions demo = DemoOptions.parse(new String[] {"--operator-token", "t"}, Map.of());
         DemoOptions drill = DemoOptions.parse(new String[] {"--operator-token", "t", "--json", "/tmp/out.json",
-            "--drill-dir", "/tmp/drill", "--drill-setup", "two replicas"}, Map.of());
+            "--drill-dir", "/tmp/drill", "--drill-setup", "two replicas", "--ramp", "60"}, Map.of());
 
         assertFalse(demo.drill());
         assertNull(demo.jsonFile());
@@ -52,6 +52,9 @@ class DemoOptionsTest {
         assertEquals(Path.of("/tmp/out.json"), drill.jsonFile());
         assertEquals(Path.of("/tmp/drill"), drill.drillDir());
         assertEquals("two replicas", drill.drillSetup());
+        assertEquals(60_000, drill.rampMs());
+        assertEquals(10_000, demo.rampMs(), "a tenth of the 120 s exam, up to 10 s");
+        assertEquals(6_000, DemoOptions.parse(new String[] {"--operator-token", "t", "--duration", "60"}, Map.of()).rampMs());
     }
 
     @Test
