@@ -21,8 +21,9 @@ FAULTS_TSV="$DRILL_DIR/faults.tsv"
 KEYS_DIR="$EXAM_HOME/.exam/keys"
 PG_BIN="${DRILL_PG_BIN:-/usr/lib/postgresql/15/bin}"
 
-# Ports (docs/drill.md): none of 8080–8084, 9080–9084, 6379, 7001–7006, 7101–7106.
-INGRESS_PORT=18080
+# Ports (docs/drill.md): none of 8080–8084, 9080–9084, 6379, 7001–7006, 7101–7106, nor the
+# benchmarks' 18082, 18091, 18181–18183, 18284, 18291 (bench/*/run.sh).
+INGRESS_PORT=28080
 PG_PORT=15432
 REDIS_PORTS="7301-7306"
 REDIS_STANDALONE_PORT=7301
@@ -98,9 +99,9 @@ module_of() {
     submission) echo submission-service ;; grading) echo grading-saga ;; esac
 }
 svc_index() { case "$1" in session) echo 0 ;; answer) echo 1 ;; submission) echo 2 ;; grading) echo 3 ;; esac; }
-# Replica NAME is <svc>-a or <svc>-b: a on 1808x, b on 1809x; the Service of svc on 1818x.
-replica_port() { local i; i="$(svc_index "${1%-*}")"; if [ "${1##*-}" = a ]; then echo $((18081 + i)); else echo $((18091 + i)); fi; }
-service_port() { echo $((18181 + $(svc_index "$1"))); }
+# Replica NAME is <svc>-a or <svc>-b: a on 2808x, b on 2809x; the Service of svc on 2818x.
+replica_port() { local i; i="$(svc_index "${1%-*}")"; if [ "${1##*-}" = a ]; then echo $((28081 + i)); else echo $((28091 + i)); fi; }
+service_port() { echo $((28181 + $(svc_index "$1"))); }
 # Every replica runs with a group id of its own, so that nftables can tell its sockets apart
 # (meta skgid) for the partition; the user stays root (it reads the jars and .exam/keys).
 replica_gid() { local b=1; [ "${1##*-}" = a ] && b=0; echo $((4300 + 2 * $(svc_index "${1%-*}") + b)); }
@@ -176,7 +177,7 @@ redis_down() {
 # "port pid role masterport" per node (./exam cluster status).
 cluster_nodes() { "$EXAM_HOME/exam" cluster status --dir "$REDIS_DIR" 2>/dev/null | awk '$1 ~ /^[0-9]+$/'; }
 
-# --- nginx: the Ingress (18080, /api/v1 prefixes of the chart only) and one Service per service --
+# --- nginx: the Ingress (28080, /api/v1 prefixes of the chart only) and one Service per service --
 # The chart's routes (k8s/chart/exam-suite/templates/_helpers.tpl, "exam-suite.catalogue").
 chart_routes() {
   sed -n '/define "exam-suite.catalogue"/,/end -/p' "$EXAM_HOME/k8s/chart/exam-suite/templates/_helpers.tpl" |
@@ -719,7 +720,7 @@ smoke_check() {
 
 main() {
   [ -n "${DRILL_DEMO_CP:-}" ] || die "run through ./exam drill"
-  for port in $INGRESS_PORT 18081 18082 18083 18084 18091 18092 18093 18094 18181 18182 18183 18184 $PG_PORT; do
+  for port in $INGRESS_PORT 28081 28082 28083 28084 28091 28092 28093 28094 28181 28182 28183 28184 $PG_PORT; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is taken (a drill still running? ./exam drill stops what it started)"; fi
   done
   rm -rf "$STATE" "$LOGS.1"
