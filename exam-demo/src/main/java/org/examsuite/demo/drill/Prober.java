@@ -73,7 +73,11 @@ public final class Prober implements AutoCloseable {
     private void loop(Target target) {
         while (running) {
             long at = System.currentTimeMillis();
-            probes.add(probe(target, at));
+            Probe probe = probe(target, at);
+            if (!running) {
+                return; // cut short by close(): not the service's failure
+            }
+            probes.add(probe);
             long sleep = everyMs - (System.currentTimeMillis() - at);
             if (sleep > 0) {
                 try {
