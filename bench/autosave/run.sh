@@ -28,6 +28,8 @@ REDIS_DB="${REDIS_DB:-2}"
 # answer-service acknowledges an autosave only once the replica has it (Redis WAIT).
 WAIT_REPLICAS="${WAIT_REPLICAS:-0}"
 REPLICA_PORTS="${REPLICA_PORTS:-6391 6392}"
+# REPLICATED=1 with WAIT_REPLICAS=0: the same master + replica, acknowledged without WAIT (the A/B of WAIT alone).
+REPLICATED="${REPLICATED:-$([ "$WAIT_REPLICAS" -gt 0 ] && echo 1 || echo 0)}"
 DB_NAME="${DB_NAME:-exam_bench}"
 # JAR: another build of the service (e.g. a copy of target/quarkus-app, for an A/B while target is rebuilt)
 JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
@@ -53,7 +55,7 @@ rsa_key_pairs "$WORK" candidate operator service
 ensure_database "${EXAM_DB_HOST:-127.0.0.1}" "${EXAM_DB_USER:-postgres}" "$DB_NAME"
 
 REPLICATED_PIDS=()
-if [ "$WAIT_REPLICAS" -gt 0 ]; then
+if [ "$REPLICATED" = 1 ]; then
   read -r master_port replica_port <<<"$REPLICA_PORTS"
   for port in "$master_port" "$replica_port"; do
     mkdir -p "$WORK/redis-$port"
@@ -66,6 +68,8 @@ if [ "$WAIT_REPLICAS" -gt 0 ]; then
     redis-cli -p "$replica_port" INFO replication 2>/dev/null | grep -q 'master_link_status:up' && break
     sleep 0.2
   done
+  redis-cli -p "$replica_port" INFO replication | grep -q 'master_link_status:up' ||
+    { echo "the bench's Redis replica on $replica_port did not sync (ports $REPLICA_PORTS taken?)"; exit 1; }
   REPLICATED_PIDS=("$(cat "$WORK/redis-$master_port/redis.pid")" "$(cat "$WORK/redis-$replica_port/redis.pid")")
   REDIS_HOST=127.0.0.1 REDIS_PORT="$master_port"
 fi
@@ -73,7 +77,6 @@ fi
 SERVICE_PID=""
 cleanup() {
   if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
-  if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   # This run's rows in PostgreSQL (its sessions only): left in place, every run made the
   # tables bigger and the next run slower.
   if [ -s "$WORK/sessions.txt" ]; then
@@ -103,6 +106,7 @@ SQL
       done
     fi
   fi
+  if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -157,9 +161,9 @@ wait_for_flush
   echo "# Autosave benchmark $STAMP"
   echo
   echo "Host: $(nproc) cores, $(uname -sr); sessions: $SESSIONS; wrk -t$THREADS, ${DURATION}s per cell (warm-up ${WARMUP}s per target, ${CELL_WARMUP}s before each cell); load generator on the same host; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
-  if [ "$WAIT_REPLICAS" -gt 0 ]; then
+  if [ "$REPLICATED" = 1 ]; then
     echo
-    echo "Redis: a master and one replica (AOF everysec), autosaves acknowledged after WAIT $WAIT_REPLICAS (EXAM_REDIS_WAIT_REPLICAS); Redis CPU is the master's and the replica's together."
+    echo "Redis: a master and one replica (AOF everysec), autosaves acknowledged after WAIT $WAIT_REPLICAS (EXAM_REDIS_WAIT_REPLICAS; 0: no WAIT); Redis CPU is the master's and the replica's together."
   fi
   echo
   echo "| connections | endpoint | req/s | p50 | p99 | non-2xx | socket errors | persist lag p50 / p99 (s) | % of ceiling | CPU µs/req service / Redis / PostgreSQL |"

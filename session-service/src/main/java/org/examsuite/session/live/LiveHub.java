@@ -3,6 +3,7 @@ package org.examsuite.session.live;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.websockets.next.CloseReason;
@@ -13,7 +14,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,14 +49,34 @@ public class LiveHub {
     Clock clock;
     @ConfigProperty(name = "exam.live.channel")
     String channel;
+    @Inject
+    io.vertx.core.Vertx vertx;
+    private volatile boolean stopped;
 
     void subscribe(@Observes StartupEvent event) {
-        // Redis may still be starting with us: keep trying rather than run without live commands.
-        redis.pubsub(String.class).subscribe(channel, this::deliver)
-                .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).indefinitely()
-                .subscribe().with(
-                subscriber -> LOG.debugf("listening for proctor commands on %s", channel),
-                failure -> LOG.error("cannot listen for proctor commands; live sockets get none", failure));
+        listen();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+    }
+
+    /**
+     * Listens on the channel. A subscription lives on one connection: when it ends or fails
+     * (Redis restarted, a failover closed it, Redis still starting with us) it is made again a
+     * second later, rather than leave this replica's sockets without commands. (What was sent
+     * meanwhile still reaches the candidate: commands are also kept in Redis for the heartbeat.)
+     */
+    private void listen() {
+        redis.pubsub(String.class).subscribe(channel).subscribe().with(this::deliver,
+                failure -> listenAgain("failed: " + failure), () -> listenAgain("ended"));
+    }
+
+    private void listenAgain(String why) {
+        if (!stopped) {
+            LOG.warnf("the proctor command subscription on %s %s; subscribing again in 1 s", channel, why);
+            vertx.setTimer(1000, id -> listen());
+        }
     }
 
     /**

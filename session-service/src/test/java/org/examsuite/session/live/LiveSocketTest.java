@@ -40,7 +40,7 @@ class LiveSocketTest {
     }
 
     /** Collects what the server sends, and how it closed. */
-    static final class Recorder implements WebSocket.Listener {
+    public static final class Recorder implements WebSocket.Listener {
         final List<String> messages = new CopyOnWriteArrayList<>();
         volatile Integer closeCode;
         private final StringBuilder partial = new StringBuilder();
@@ -62,7 +62,7 @@ class LiveSocketTest {
             return null;
         }
 
-        boolean received(String fragment) {
+        public boolean received(String fragment) {
             return messages.stream().anyMatch(m -> m.contains(fragment));
         }
     }

@@ -22,11 +22,11 @@ public final class Unavailable {
     private static final List<String> REDIS_TRANSIENT = List.of("CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "LOADING",
             "READONLY", "BUSY", "NOREPLICAS");
     /** Client-side messages of a connection that is gone or cannot be had (Vert.x Redis and SQL clients). */
-    private static final List<String> CONNECTION_MESSAGES = List.of("Connection refused", "Connection reset",
+    private static final List<String> CONNECTION_MESSAGES = List.of("Connection refused", "Connection reset", "CONNECTION_CLOSED",
             "Connection is closed", "Connection was closed", "connection was closed", "Failed to connect",
             "Cannot connect to any of the provided endpoints", "Connection pool reached max wait queue size",
-            "Timeout", "timed out", "Broken pipe", "Connection closed", "Pending requests", "Client is closed",
-            "No connection", "Cannot connect", "Unable to connect");
+            "Timeout", "timed out", "Acquisition timeout", "Broken pipe", "Connection closed", "Pending requests", "Client is closed",
+            "No connection", "Cannot connect", "Unable to connect", "Connection is not active now");
 
     private Unavailable() {
     }

@@ -64,6 +64,11 @@ class UnavailableTest {
         assertTrue(Unavailable.is(ErrorType.create("CLUSTERDOWN The cluster is down")));
         assertTrue(Unavailable.is(ErrorType.create("TRYAGAIN Multiple keys request during rehashing of slot")));
         assertTrue(Unavailable.is(ErrorType.create("LOADING Redis is loading the dataset in memory")));
+        // What the drill saw: a pipeline on a connection a killed master closed, a PostgreSQL
+        // connection closed by an immediate restart.
+        assertTrue(Unavailable.is(ErrorType.create("ERR [0] CONNECTION_CLOSED\nERR [1] CONNECTION_CLOSED")));
+        assertTrue(Unavailable.is(new java.util.concurrent.CompletionException(
+                new io.vertx.core.impl.NoStackTraceThrowable("Connection is not active now, current status: CLOSED"))));
         assertTrue(Unavailable.is(new RuntimeException("wrapped", new PgException("terminating connection due to administrator command",
                 "FATAL", "57P01", null))));
     }
