@@ -5,7 +5,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +23,15 @@ import org.examsuite.demo.candidate.Candidate;
 import org.examsuite.demo.candidate.CandidateOutcome;
 import org.examsuite.demo.client.ApiClient;
 import org.examsuite.demo.client.RetryPolicy;
+import org.examsuite.demo.drill.DrillData;
+import org.examsuite.demo.drill.FaultImpact;
+import org.examsuite.demo.drill.InfraFault;
+import org.examsuite.demo.drill.Prober;
 import org.examsuite.demo.proxy.FaultLog;
 import org.examsuite.demo.proxy.FaultProxy;
 import org.examsuite.demo.proxy.RandomFaultPlan;
 import org.examsuite.demo.report.HtmlReport;
+import org.examsuite.demo.report.JsonSummary;
 import org.examsuite.demo.report.Progress;
 import org.examsuite.demo.report.RunData;
 import org.examsuite.demo.report.Summary;
@@ -91,7 +98,8 @@ public final class Demo {
 
     static Result execute(DemoOptions options) throws IOException, InterruptedException {
         HttpClient direct = ApiClient.newHttpClient();
-        List<String> notReady = notReady(direct, options);
+        // Under ./exam drill the ingress does not route /q; drill/run.sh waited for every replica's readiness.
+        List<String> notReady = options.drill() ? List.of() : notReady(direct, options);
         if (!notReady.isEmpty()) {
             System.err.println("exam demo: the suite is not ready (" + String.join(", ", notReady) + "); start it with ./exam up");
             return new Result(EXIT_NOT_READY, null, null);
@@ -125,7 +133,7 @@ public final class Demo {
             Candidate.Setting setting = new Candidate.Setting(local(ports.get(0)), local(ports.get(1)), local(ports.get(2)),
                     exam.examId(), exam.questions(), options.graceSeconds() * 1000L, Math.max(800, durationMs / 40), 1_000,
                     4_000, 20_000);
-            long rampMs = Math.min(10_000, durationMs / 10);
+            long rampMs = options.rampMs();
             List<CandidateOutcome> outcomes = new ArrayList<>();
             Map<String, Long> behaviours = new TreeMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.candidates(), 2_000), daemonThreads());
@@ -140,6 +148,7 @@ public final class Demo {
                         (long) (new Random(seed ^ 0x5DEECE66DL).nextDouble() * rampMs)));
             }
             pool.shutdown();
+            Prober prober = options.drill() ? startDrill(options, exam.examId(), outcomes, runStart) : null;
             long expectedEnd = runStart + rampMs + durationMs + options.graceSeconds() * 1000L + 1_000;
             boolean terminal = System.console() != null;
             try (Progress progress = new Progress(System.out, terminal,
@@ -164,14 +173,52 @@ public final class Demo {
             if (terminal) {
                 System.out.println();
             }
+            DrillData drill = prober == null ? null : finishDrill(options, prober, latencies);
             RunData run = new RunData(options.candidates(), options.network().name(), options.seed(), options.durationSeconds(),
                     options.graceSeconds(), exam.examId(), startedAt, deadline, System.currentTimeMillis(), counters, faults,
-                    latencies, verification, behaviours);
+                    latencies, verification, behaviours, drill);
             System.out.print(Summary.render(run));
             Path report = HtmlReport.write(run, options.reportDir());
             System.out.println("\nreport: " + report.toAbsolutePath());
+            if (options.jsonFile() != null) {
+                JsonSummary.write(run, options.jsonFile());
+                System.out.println("summary (JSON): " + options.jsonFile().toAbsolutePath());
+            }
             return new Result(verification.ok() ? EXIT_VERIFIED : EXIT_FAILED, run, report);
         }
+    }
+
+    /**
+     * ./exam drill: tells drill/run.sh's fault schedule that the candidates start (DIR/exam-started holds the epoch ms)
+     * and probes every service through the ingress from now on.
+     */
+    private static Prober startDrill(DemoOptions options, String examId, List<CandidateOutcome> outcomes, long runStart)
+            throws IOException {
+        Files.createDirectories(options.drillDir());
+        Path started = options.drillDir().resolve("exam-started");
+        Files.writeString(started.resolveSibling("exam-started.tmp"), Long.toString(runStart));
+        Files.move(started.resolveSibling("exam-started.tmp"), started, StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+        java.util.function.Supplier<String> probeSession = () -> outcomes.stream().map(o -> o.sessionId)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        return new Prober(options.sessionUrl(), options.operatorToken(), 500, Duration.ofSeconds(2))
+                .start(Prober.suiteTargets(examId, probeSession));
+    }
+
+    /** Stops the probes and reads the faults drill/run.sh injected (waiting for its schedule to end, 3 min at most). */
+    private static DrillData finishDrill(DemoOptions options, Prober prober, Latencies latencies) throws IOException,
+            InterruptedException {
+        Path tsv = options.drillDir().resolve("faults.tsv");
+        Path done = options.drillDir().resolve("faults.tsv.done");
+        long until = System.currentTimeMillis() + 180_000;
+        while (!Files.exists(done) && System.currentTimeMillis() < until) {
+            Thread.sleep(1_000);
+        }
+        prober.close();
+        List<Prober.Probe> probes = prober.probes();
+        List<Latencies.Sample> samples = latencies.samples();
+        List<FaultImpact> impacts = InfraFault.read(tsv).stream().map(f -> FaultImpact.of(f, probes, samples)).toList();
+        return new DrillData(options.drillSetup() == null ? "" : options.drillSetup(), impacts, probes, Files.exists(done));
     }
 
     /** The verifier's progress: rewritten in place on a terminal, a plain line every 10 s otherwise. */

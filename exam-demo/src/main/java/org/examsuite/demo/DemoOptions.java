@@ -10,12 +10,33 @@ import org.examsuite.demo.verify.PaperCounts;
 public record DemoOptions(int candidates, int durationSeconds, int graceSeconds, NetworkProfile network, long seed,
         boolean keepRunning, Path reportDir, String operatorToken, URI sessionUrl, URI answerUrl, URI submissionUrl,
         URI gradingUrl, int proxyPortBase, String jdbcUrl, String dbUser, String dbPassword, String papersTable,
-        int waitSeconds, int requestTimeoutMs) {
+        int waitSeconds, int requestTimeoutMs, Path jsonFile, Path drillDir, String drillSetup, int rampSeconds) {
+
+    /** The options of a demo without --json and outside ./exam drill. */
+    public DemoOptions(int candidates, int durationSeconds, int graceSeconds, NetworkProfile network, long seed,
+            boolean keepRunning, Path reportDir, String operatorToken, URI sessionUrl, URI answerUrl, URI submissionUrl,
+            URI gradingUrl, int proxyPortBase, String jdbcUrl, String dbUser, String dbPassword, String papersTable,
+            int waitSeconds, int requestTimeoutMs) {
+        this(candidates, durationSeconds, graceSeconds, network, seed, keepRunning, reportDir, operatorToken, sessionUrl,
+                answerUrl, submissionUrl, gradingUrl, proxyPortBase, jdbcUrl, dbUser, dbPassword, papersTable, waitSeconds,
+                requestTimeoutMs, null, null, null, -1);
+    }
+
+    /** Over how long the candidates start: --ramp, or a tenth of the exam up to 10 s. */
+    public long rampMs() {
+        return rampSeconds >= 0 ? rampSeconds * 1000L : Math.min(10_000, durationSeconds * 1000L / 10);
+    }
+
+    /** Run by ./exam drill (drill/run.sh): no readiness check (/q is not routed by the ingress), probes, faults file. */
+    public boolean drill() {
+        return drillDir != null;
+    }
 
     public static final String USAGE = String.join("\n",
             "usage: exam demo [--candidates N] [--duration SECONDS] [--network good|weak|hostile] [--seed N]",
             "                 [--keep-running] [--report-dir DIR] [--operator-token TOKEN] [--grace SECONDS]",
-            "                 [--proxy-port-base P] [--wait SECONDS] [--request-timeout-ms MS]",
+            "                 [--proxy-port-base P] [--wait SECONDS] [--request-timeout-ms MS] [--json FILE]",
+            "                 [--drill-dir DIR] [--drill-setup TEXT] [--ramp SECONDS]",
             "  --candidates      simulated candidates (default 500)",
             "  --duration        the exam's duration in seconds, i.e. each session's time (default 120, at least 60)",
             "  --network         faults injected between candidates and services (default weak)",
@@ -26,6 +47,11 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
             "  --grace           the exam's graceSeconds (default 5)",
             "  --proxy-port-base the fault proxy listens on base+1..base+4 (default 9080; 0 = free ports)",
             "  --wait            how long after deadline + grace to wait for papers and grading (default 180)",
+            "  --json            also write the run's summary as JSON to FILE",
+            "  --drill-dir       run under ./exam drill: DIR/exam-started is written when candidates start, the",
+            "                    faults of DIR/faults.tsv are read at the end; the services are probed through the ingress",
+            "  --drill-setup     the drill's topology in words, for the report",
+            "  --ramp            the candidates start spread over this many seconds (default: a tenth of the exam, up to 10)",
             "Services: $EXAM_SESSION_URL, $EXAM_ANSWER_URL, $EXAM_SUBMISSION_URL, $EXAM_GRADING_URL (default",
             "http://127.0.0.1:8081..8084); database $EXAM_DB_HOST/PORT/NAME/USER/PASSWORD (read-only check).",
             "Exit codes: 0 verified, 1 verification failed, 2 usage, 3 suite not ready or setup refused.");
@@ -42,6 +68,10 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
         int proxyBase = 9080;
         int wait = 180;
         int timeout = 5_000;
+        Path json = null;
+        Path drillDir = null;
+        String drillSetup = null;
+        int ramp = -1;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -56,6 +86,10 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
                 case "--proxy-port-base" -> proxyBase = nonNegative(arg, value(args, ++i, arg));
                 case "--wait" -> wait = nonNegative(arg, value(args, ++i, arg));
                 case "--request-timeout-ms" -> timeout = positive(arg, value(args, ++i, arg));
+                case "--json" -> json = Path.of(value(args, ++i, arg));
+                case "--drill-dir" -> drillDir = Path.of(value(args, ++i, arg));
+                case "--drill-setup" -> drillSetup = value(args, ++i, arg);
+                case "--ramp" -> ramp = nonNegative(arg, value(args, ++i, arg));
                 case "-h", "--help" -> throw new UsageException(null);
                 default -> throw new UsageException("unknown option " + arg);
             }
@@ -78,7 +112,7 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
         return new DemoOptions(candidates, duration, grace, profile, seed, keepRunning, reportDir, token.trim(),
                 url(env, "EXAM_SESSION_URL", 8081), url(env, "EXAM_ANSWER_URL", 8082), url(env, "EXAM_SUBMISSION_URL", 8083),
                 url(env, "EXAM_GRADING_URL", 8084), proxyBase, jdbc, env.getOrDefault("EXAM_DB_USER", "postgres"),
-                env.getOrDefault("EXAM_DB_PASSWORD", ""), PaperCounts.TABLE, wait, timeout);
+                env.getOrDefault("EXAM_DB_PASSWORD", ""), PaperCounts.TABLE, wait, timeout, json, drillDir, drillSetup, ramp);
     }
 
     private static URI url(Map<String, String> env, String name, int port) {

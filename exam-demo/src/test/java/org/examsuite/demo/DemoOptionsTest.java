@@ -1,6 +1,8 @@
 package org.examsuite.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,6 +38,23 @@ class DemoOptionsTest {
         assertEquals(42, options.seed());
         assertTrue(options.keepRunning());
         assertEquals(Path.of("/tmp/r"), options.reportDir());
+    }
+
+    @Test
+    void theDrillsOptionsAreAcceptedAndAbsentInAPlainDemo() {
+        DemoOptions demo = DemoOptions.parse(new String[] {"--operator-token", "t"}, Map.of());
+        DemoOptions drill = DemoOptions.parse(new String[] {"--operator-token", "t", "--json", "/tmp/out.json",
+            "--drill-dir", "/tmp/drill", "--drill-setup", "two replicas", "--ramp", "60"}, Map.of());
+
+        assertFalse(demo.drill());
+        assertNull(demo.jsonFile());
+        assertTrue(drill.drill());
+        assertEquals(Path.of("/tmp/out.json"), drill.jsonFile());
+        assertEquals(Path.of("/tmp/drill"), drill.drillDir());
+        assertEquals("two replicas", drill.drillSetup());
+        assertEquals(60_000, drill.rampMs());
+        assertEquals(10_000, demo.rampMs(), "a tenth of the 120 s exam, up to 10 s");
+        assertEquals(6_000, DemoOptions.parse(new String[] {"--operator-token", "t", "--duration", "60"}, Map.of()).rampMs());
     }
 
     @Test

@@ -90,15 +90,15 @@ public final class ApiClient {
         long start = System.nanoTime();
         try {
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, response.statusCode());
+            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, response.statusCode(), attempt);
             JsonNode body = parse(response.body());
             String code = body != null && body.hasNonNull("code") ? body.get("code").asText() : null;
             return new ApiResult(response.statusCode(), response.headers(), body, code, attempt, null);
         } catch (HttpTimeoutException e) {
-            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, -1);
+            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, -1, attempt);
             return new ApiResult(-1, HttpHeaders.of(Map.of(), (a, b) -> true), null, null, attempt, "timeout");
         } catch (IOException e) {
-            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, -1);
+            latencies.record(call.endpoint(), startMs, (System.nanoTime() - start) / 1000, -1, attempt);
             return new ApiResult(-1, HttpHeaders.of(Map.of(), (a, b) -> true), null, null, attempt,
                     "network error: " + e.getClass().getSimpleName());
         }

@@ -34,21 +34,22 @@ public final class HtmlReport {
         Files.createDirectories(directory);
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Instant.ofEpochMilli(run.startedAtEpochMs()));
-        Path file = directory.resolve("demo-" + stamp + ".html");
+        Path file = directory.resolve((run.drill() == null ? "demo-" : "drill-") + stamp + ".html");
         Files.writeString(file, render(run), StandardCharsets.UTF_8);
         return file;
     }
 
     public static String render(RunData run) {
         StringBuilder html = new StringBuilder();
-        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Exam demo ")
+        String what = run.drill() == null ? "Exam demo" : "Exam drill";
+        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(what).append(' ')
                 .append(esc(run.examId())).append("</title><style>")
                 .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}")
                 .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top;max-width:820px;overflow-wrap:anywhere}")
                 .append("th{background:#f4f4f4}.ok{color:#2a7a2a}.bad{color:#b00020}svg{background:#fafafa;border:1px solid #ddd}")
                 .append("text{font-size:11px}</style></head><body>");
         boolean ok = run.verification().ok();
-        html.append("<h1>Exam demo: ").append(run.candidates()).append(" candidates, ").append(esc(run.network()))
+        html.append("<h1>").append(what).append(": ").append(run.candidates()).append(" candidates, ").append(esc(run.network()))
                 .append(" network</h1><p class=\"").append(ok ? "ok" : "bad").append("\"><b>")
                 .append(ok ? "VERIFIED: exactly one paper per candidate, holding its last answers; all graded; archive verifies"
                         : "VERIFICATION FAILED").append("</b></p>");
@@ -79,7 +80,13 @@ public final class HtmlReport {
             }
         });
         html.append("<h2>Percentiles per endpoint (candidate endpoints)</h2>").append(percentiles(candidateHistograms));
-        html.append("<h2>Injected faults over time</h2>").append(faultTimeline(run));
+        if (run.drill() != null) {
+            html.append("<h2>Process and infrastructure faults over time</h2><p>").append(esc(run.drill().setup()))
+                    .append(". Bars: each fault from its start to its end; red ticks: ingress probes not served; ")
+                    .append("black marks: every service served again.</p>").append(DrillReport.timeline(run))
+                    .append(DrillReport.table(run));
+        }
+        html.append("<h2>Injected network faults over time</h2>").append(faultTimeline(run));
 
         var v = run.verification();
         if (!v.problems.isEmpty() || !v.mismatches.isEmpty()) {

@@ -35,6 +35,14 @@ public final class Summary {
             faults.append(kind.name().toLowerCase(Locale.ROOT)).append(' ').append(run.faults().count(kind)).append("  ");
         }
         rows.add(row("faults injected", faults.toString().trim()));
+        if (run.drill() != null) {
+            StringBuilder drill = new StringBuilder();
+            run.drill().counts().forEach((kind, count) -> drill.append(kind).append(' ').append(count).append("  "));
+            rows.add(row("drill faults", drill.toString().trim() + (run.drill().failedInjections() > 0
+                    ? "  (" + run.drill().failedInjections() + " FAILED)" : "")
+                    + (run.drill().scheduleFinished() ? "" : "  (schedule not finished)")
+                    + (run.drill().others().isEmpty() ? "" : "; also " + run.drill().others())));
+        }
         rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (auto-submitted " + v.autoSubmitted
                 + "; in exam_submission " + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
         rows.add(row("duplicates", String.valueOf(v.duplicates)));
@@ -60,6 +68,19 @@ public final class Summary {
             out.append(String.format(Locale.ROOT, "  %-28s %8d %8.1f %8.1f %8.1f %8.1f%n", entry.getKey(), h.getTotalCount(),
                     ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(95)), ms(h.getValueAtPercentile(99)),
                     ms(h.getMaxValue())));
+        }
+        if (run.drill() != null && !run.drill().impacts().isEmpty()) {
+            out.append("\n  process and infrastructure faults (s since start; served again = every service answered the probes)\n");
+            out.append(String.format(Locale.ROOT, "  %7s %-16s %-14s %7s %-22s %s%n", "at", "fault", "target", "lasted",
+                    "served again", "candidates' attempts: retries, failed; statuses"));
+            for (var impact : run.drill().impacts()) {
+                var f = impact.fault();
+                out.append(String.format(Locale.ROOT, "  %7.1f %-16s %-14s %7.1f %-22s %d: %d, %d; %s%s%n",
+                        (f.startEpochMs() - run.startedAtEpochMs()) / 1000.0, f.kind(), f.target(),
+                        (f.endEpochMs() - f.startEpochMs()) / 1000.0, DrillReport.recovery(impact), impact.clientAttempts(),
+                        impact.clientRetries(), impact.clientFailures(), impact.clientStatuses(),
+                        f.failed() ? "  " + f.detail() : ""));
+            }
         }
         var v = run.verification();
         if (!v.ok()) {

@@ -12,14 +12,18 @@ import org.HdrHistogram.Histogram;
  * kept whole: the report draws latency over time from them and HdrHistogram gives the percentiles.
  */
 public final class Latencies {
-    /** {@code status} -1: network error or timeout (no answer). */
-    public record Sample(String endpoint, long startEpochMs, long micros, int status) {
+    /** {@code status} -1: network error or timeout (no answer); {@code attempt} 1 for a first try, 2+ for retries. */
+    public record Sample(String endpoint, long startEpochMs, long micros, int status, int attempt) {
     }
 
     private final ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
 
     public void record(String endpoint, long startEpochMs, long micros, int status) {
-        samples.add(new Sample(endpoint, startEpochMs, micros, status));
+        record(endpoint, startEpochMs, micros, status, 1);
+    }
+
+    public void record(String endpoint, long startEpochMs, long micros, int status, int attempt) {
+        samples.add(new Sample(endpoint, startEpochMs, micros, status, attempt));
     }
 
     public List<Sample> samples() {
