@@ -58,6 +58,12 @@ REPLICATED_PIDS=()
 if [ "$REPLICATED" = 1 ]; then
   read -r master_port replica_port <<<"$REPLICA_PORTS"
   for port in "$master_port" "$replica_port"; do
+    if redis-cli -p "$port" PING >/dev/null 2>&1; then
+      echo "port $port is taken (an earlier run's Redis? REPLICA_PORTS chooses others)"
+      exit 1
+    fi
+  done
+  for port in "$master_port" "$replica_port"; do
     mkdir -p "$WORK/redis-$port"
     extra=()
     [ "$port" = "$replica_port" ] && extra=(--replicaof 127.0.0.1 "$master_port")
@@ -107,6 +113,7 @@ SQL
     fi
   fi
   if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
+  cp -f "$WORK/service.log" "$RESULTS/$STAMP-service.log" 2>/dev/null || true # kept beside the results
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -33,18 +33,26 @@ public class DraftStore {
     }
 
     /**
-     * Applies the changes stamped (epoch, version) against the session's published state, then
-     * marks the draft dirty for the write-behind (after the script, so a flusher that claims the
-     * mark always reads what the script wrote). Each write is confirmed by the configured Redis
+     * Applies the changes stamped (epoch, version) against the session's published state, and
+     * marks the draft dirty for the write-behind after the script, so that a flusher that claims
+     * the mark always reads what the script wrote. On one Redis both go in one pipeline (one
+     * round trip); in a Redis Cluster the mark's shard lives in another slot, so it is a second
+     * request once the script succeeded. Each write is confirmed by the configured Redis
      * replicas before the outcome is reported, so an acknowledged change survives a failover.
      * Runs on the bare Vert.x client, for the event-loop hot path ({@link AutosaveRoute}).
      */
     public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
-        return scripts.durably(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes),
-                () -> autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes))
-                .map(reply -> outcome(Response.newInstance(reply)))
+        if (!scripts.isCluster()) {
+            return scripts.durably(
+                    List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)),
+                    () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)))
+                    .map(replies -> outcome(Response.newInstance(replies.get(0))));
+        }
+        return scripts.durably(List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes)),
+                () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes)))
+                .map(replies -> outcome(Response.newInstance(replies.get(0))))
                 .compose(outcome -> outcome.status() == Status.OK
-                        ? scripts.durably(markDirty(sessionId, nowMs)).map(marked -> outcome)
+                        ? scripts.durably(List.of(markDirty(sessionId, nowMs))).map(marked -> outcome)
                         : Future.succeededFuture(outcome));
     }
 

@@ -39,30 +39,36 @@ public class RedisScripts {
         return script.run(redis, keys, args);
     }
 
+    /** Whether Redis is a Redis Cluster (a pipeline must then stay in one slot). */
+    public boolean isCluster() {
+        return cluster;
+    }
+
     /**
-     * {@code write} (one command or script call, its keys in one slot), confirmed by
-     * {@code exam.redis.wait-replicas} replicas before it completes; a write the replicas did not
-     * confirm in time fails with 503 (it may have been applied: a retry is safe, every write
+     * {@code writes} pipelined on one connection (their keys in one slot), confirmed by
+     * {@code exam.redis.wait-replicas} replicas before they complete; writes the replicas did not
+     * confirm in time fail with 503 (they may have been applied: a retry is safe, every write
      * through here is idempotent). NOSCRIPT is the caller's to handle (its EVAL is another write).
      */
-    public Future<io.vertx.redis.client.Response> durably(io.vertx.redis.client.Request write) {
+    public Future<List<io.vertx.redis.client.Response>> durably(List<io.vertx.redis.client.Request> writes) {
         if (waitReplicas <= 0) {
-            return bare().send(write);
+            return writes.size() == 1 ? bare().send(writes.get(0)).map(reply -> java.util.Collections.singletonList(reply))
+                    : bare().batch(writes);
         }
-        io.vertx.redis.client.Request wait = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.WAIT)
-                .arg(waitReplicas).arg(waitTimeoutMs);
-        return bare().batch(List.of(write, wait)).compose(replies -> {
-            io.vertx.redis.client.Response acknowledged = replies.get(1);
+        List<io.vertx.redis.client.Request> all = new ArrayList<>(writes);
+        all.add(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.WAIT).arg(waitReplicas).arg(waitTimeoutMs));
+        return bare().batch(all).compose(replies -> {
+            io.vertx.redis.client.Response acknowledged = replies.get(writes.size());
             if (acknowledged == null || acknowledged.toLong() < waitReplicas) {
                 return Future.failedFuture(notReplicated());
             }
-            return Future.succeededFuture(replies.get(0));
+            return Future.succeededFuture(replies.subList(0, writes.size()));
         });
     }
 
-    /** A script call made {@link #durably}, with the EVAL retry when the node does not know the script. */
-    public Future<io.vertx.redis.client.Response> durably(io.vertx.redis.client.Request bySha,
-            java.util.function.Supplier<io.vertx.redis.client.Request> bySource) {
+    /** {@link #durably(List)} with a script call first, made again by source when the node does not know it. */
+    public Future<List<io.vertx.redis.client.Response>> durably(List<io.vertx.redis.client.Request> bySha,
+            java.util.function.Supplier<List<io.vertx.redis.client.Request>> bySource) {
         return durably(bySha).recover(failure -> LuaScript.isNoScript(failure)
                 ? durably(bySource.get())
                 : Future.failedFuture(failure));

@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -16,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
 import org.examsuite.testing.TestTokens;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +35,10 @@ class LiveSocketTest {
     TestClock clock;
     @Inject
     LiveHub hub;
+    @Inject
+    RedisDataSource redis;
+    @ConfigProperty(name = "exam.live.channel")
+    String channel;
 
     @BeforeEach
     void resetClock() {
@@ -97,6 +103,20 @@ class LiveSocketTest {
 
         socket.sendText("{\"type\": \"TIME\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"status\":\"SUBMITTED\""));
+        socket.abort();
+    }
+
+    @Test
+    void aCommandPublishedByAnotherReplicaReachesTheSocketHeldHere() {
+        Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
+        Recorder recorder = new Recorder();
+        WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
+        // What commands.lua publishes when the operator's request is served by another replica:
+        // nothing of this replica's own takes part but its subscription.
+        redis.pubsub(String.class).publish(channel, "{\"sessionId\":\"" + s.sessionId()
+                + "\",\"command\":{\"id\":99,\"type\":\"WARNING\",\"message\":\"eyes on your screen\"}}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("eyes on your screen"));
         socket.abort();
     }
 
