@@ -268,13 +268,18 @@ EOF
   } >"$NGX/nginx.conf.new"
   mv -f "$NGX/nginx.conf.new" "$NGX/nginx.conf"
 }
-nginx_up() {
-  command -v nginx >/dev/null 2>&1 || {
-    say "installing nginx (apt-get)"
+# need_tool COMMAND PACKAGE, as ./exam's: apt-get installs it when missing, or the drill stops naming it.
+need_tool() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    say "installing $2 (apt-get)"
     apt-get update -qq || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx >/dev/null || true
-    command -v nginx >/dev/null 2>&1 || die "nginx is missing (Debian package nginx)"
-  }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >/dev/null || true
+  fi
+  command -v "$1" >/dev/null 2>&1 || die "$1 is missing (Debian package $2)"
+}
+nginx_up() {
+  need_tool nginx nginx
   mkdir -p "$NGX/tmp"
   rm -f "$STATE"/nginx-down-*
   render_nginx
@@ -728,6 +733,11 @@ main() {
   mkdir -p "$STATE" "$LOGS"
   rm -f "$FAULTS_TSV" "$FAULTS_TSV.done" "$DRILL_DIR/exam-started"
   say "seed $SEED; $CANDIDATES candidates starting over ${RAMP}s, ${DURATION}s exam, $NETWORK network; faults: $FAULTS; Redis $REDIS_MODE"
+  need_tool curl curl
+  if want_fault partition; then
+    [ "$(id -u)" = 0 ] || die "the partition needs root (nftables); --faults without partition runs without"
+    need_tool nft nftables
+  fi
   pg_up
   redis_up
   env_for_services
