@@ -7,18 +7,14 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
 import org.examsuite.testing.CuttableProxy;
+import org.examsuite.testing.RedisBehindRelay;
 import org.examsuite.testing.TestKeys;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,20 +28,12 @@ import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
  * the addresses the cluster announces, which a relay in front of one cannot stand in for.)
  */
 @QuarkusTest
-@TestProfile(RedisOutageTest.BehindACuttableRelay.class)
+@TestProfile(RedisBehindRelay.class)
 @QuarkusTestResource(TestKeys.class)
 @QuarkusTestResource(SessionServiceStub.class)
 @DisabledIfEnvironmentVariable(named = "EXAM_TEST_REDIS_CLIENT_TYPE", matches = "cluster")
 class RedisOutageTest {
-    static final CuttableProxy REDIS = relayToTestRedis();
-
-    public static class BehindACuttableRelay implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + REDIS.port() + "/1",
-                    "quarkus.redis.client-type", "standalone");
-        }
-    }
+    static final CuttableProxy REDIS = RedisBehindRelay.REDIS;
 
     @Inject
     Fixtures fixtures;
@@ -71,14 +59,5 @@ class RedisOutageTest {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
                 .until(() -> s.patch(change(2, "q4", "\"Lyon\"")).extract().statusCode() == 200);
         s.draft().statusCode(200).body("answers.q4.value", equalTo("Lyon")).body("answers.q4.version", equalTo(2));
-    }
-
-    private static CuttableProxy relayToTestRedis() {
-        URI redis = URI.create(System.getenv().getOrDefault("EXAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/1").split(",")[0]);
-        try {
-            return new CuttableProxy(redis.getHost(), redis.getPort() < 0 ? 6379 : redis.getPort());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

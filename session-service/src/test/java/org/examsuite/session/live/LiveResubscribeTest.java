@@ -5,12 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -21,6 +18,7 @@ import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
 import org.examsuite.session.live.LiveSocketTest.Recorder;
 import org.examsuite.testing.CuttableProxy;
+import org.examsuite.testing.RedisBehindRelay;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,18 +30,10 @@ import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
  * sockets without a restart. (Standalone only: a relay cannot stand in for a cluster's nodes.)
  */
 @QuarkusTest
-@TestProfile(LiveResubscribeTest.BehindACuttableRelay.class)
+@TestProfile(RedisBehindRelay.class)
 @DisabledIfEnvironmentVariable(named = "EXAM_TEST_REDIS_CLIENT_TYPE", matches = "cluster")
 class LiveResubscribeTest {
-    static final CuttableProxy REDIS = relayToTestRedis();
-
-    public static class BehindACuttableRelay implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + REDIS.port() + "/1",
-                    "quarkus.redis.client-type", "standalone");
-        }
-    }
+    static final CuttableProxy REDIS = RedisBehindRelay.REDIS;
 
     @TestHTTPResource("/")
     URI base;
@@ -74,14 +64,5 @@ class LiveResubscribeTest {
             return recorder.received("\"type\":\"EXTENDED\"");
         });
         socket.abort();
-    }
-
-    private static CuttableProxy relayToTestRedis() {
-        URI redis = URI.create(System.getenv().getOrDefault("EXAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/1").split(",")[0]);
-        try {
-            return new CuttableProxy(redis.getHost(), redis.getPort() < 0 ? 6379 : redis.getPort());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
