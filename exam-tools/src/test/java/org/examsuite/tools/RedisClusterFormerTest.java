@@ -1,5 +1,6 @@
 package org.examsuite.tools;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,7 +81,7 @@ class RedisClusterFormerTest {
                 assertTrue(info.contains("cluster_slots_assigned:16384"), port + ": " + info);
                 assertTrue(info.contains("cluster_known_nodes:6"), port + ": " + info);
             }
-            String nodesView = (String) RedisClusterFormer.Resp.call("127.0.0.1", ports.get(0), "CLUSTER", "NODES");
+            String nodesView = settledView(ports.get(0));
             for (String line : nodesView.strip().split("\n")) {
                 String[] fields = line.strip().split(" ");
                 if (fields[2].contains("master")) {
@@ -102,6 +104,25 @@ class RedisClusterFormerTest {
                 }
             }
         }
+    }
+
+    /**
+     * CLUSTER NODES as one node sees it once the replicas' roles reached it by gossip (a node
+     * may still show a replica as a slot-less master for a moment after the cluster is ok), or
+     * the last view after 30 s, for the assertions to report.
+     */
+    private static String settledView(int port) {
+        AtomicReference<String> view = new AtomicReference<>("");
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+                view.set((String) RedisClusterFormer.Resp.call("127.0.0.1", port, "CLUSTER", "NODES"));
+                return view.get().lines().filter(l -> l.split(" ")[2].contains("master") && l.strip().split(" ").length > 8)
+                        .count() == 3 && view.get().lines().filter(l -> l.split(" ")[2].contains("slave")).count() == 3;
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // the assertions below say what the view lacks
+        }
+        return view.get();
     }
 
     /** Free ports p whose cluster bus port p + 10000 is free too. */
