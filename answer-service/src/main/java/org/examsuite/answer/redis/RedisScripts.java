@@ -131,9 +131,4 @@ public class RedisScripts {
         }
         return out;
     }
-
-    /** {@link #strings(Response)} of a bare Vert.x reply. */
-    public static List<String> strings(io.vertx.redis.client.Response array) {
-        return strings(array == null ? null : Response.newInstance(array));
-    }
 }

@@ -25,12 +25,10 @@ import java.util.List;
  * is never used: in a Redis Cluster it reaches one node, not the one that owns the keys.
  */
 public final class LuaScript {
-    private final String name;
     private final String source;
     private final String sha;
 
-    private LuaScript(String name, String source) {
-        this.name = name;
+    private LuaScript(String source) {
         this.source = source;
         this.sha = sha1(source);
     }
@@ -52,15 +50,7 @@ public final class LuaScript {
                 throw new UncheckedIOException(e);
             }
         }
-        return new LuaScript(names[names.length - 1], source.toString());
-    }
-
-    public String name() {
-        return name;
-    }
-
-    public String sha() {
-        return sha;
+        return new LuaScript(source.toString());
     }
 
     /** EVALSHA with the script's SHA and key count: the caller adds the keys, then the arguments. */
