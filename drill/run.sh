@@ -407,6 +407,7 @@ cleanup() {
   [ -n "$SCHEDULER_PID" ] && kill -TERM -- "-$SCHEDULER_PID" 2>/dev/null
   [ -n "$SUPERVISOR_PID" ] && kill -TERM -- "-$SUPERVISOR_PID" 2>/dev/null
   nft delete table inet "$NFT_TABLE" 2>/dev/null
+  slow_link_down
   for name in "${REPLICAS[@]}"; do
     pid="$(replica_pid "$name")"
     if pid_alive "$pid"; then
@@ -625,7 +626,20 @@ fault_pause() {
 
 # The partition: nftables rules on loopback matching the replica's sockets by its group id
 # (meta skgid), marking their connections (ct mark) so that both directions match. No netem in
-# this kernel (CONFIG_NET_SCH_NETEM unset), so the slow, lossy link is 30 % loss without delay.
+# this kernel (CONFIG_NET_SCH_NETEM unset), and no tc classifiers: the slow link is an HTB class on
+# lo that nftables steers the marked packets into (meta priority = the class id), so they queue
+# behind a narrow rate; with 30 % of them dropped besides, TCP retransmits on top.
+SLOW_RATE="256kbit" # the slow link's rate (both directions of the replica's connections)
+SLOW_CLASS="1:20"   # its HTB class; everything else on lo goes through 1:10, unlimited
+slow_link_up() {
+  tc qdisc replace dev lo root handle 1: htb default 10 r2q 1000 &&
+    tc class add dev lo parent 1: classid 1:10 htb rate 100gbit quantum 60000 &&
+    tc class add dev lo parent 1: classid "$SLOW_CLASS" htb rate "$SLOW_RATE" ceil "$SLOW_RATE" quantum 1600
+}
+slow_link_down() {
+  tc qdisc del dev lo root 2>/dev/null || true
+}
+
 fault_partition() {
   local name gid t0 ports="{ $PG_PORT, ${REDIS_PORTS/-/-} }"
   [ "$REDIS_MODE" = standalone ] && ports="{ $PG_PORT, $REDIS_STANDALONE_PORT }"
@@ -644,13 +658,17 @@ table inet $NFT_TABLE {
 }
 EOF
   sleep 10
-  flog "partition: $name on a lossy link (30 % of packets dropped both ways) for 15 s"
+  flog "partition: $name on a slow, lossy link ($SLOW_RATE, 30 % of packets dropped both ways) for 15 s"
+  local slow="at $SLOW_RATE"
+  slow_link_up || { slow="FAILED: lo could not be shaped (tc htb), not slowed"; slow_link_down; }
   nft flush chain inet "$NFT_TABLE" out
   nft add rule inet "$NFT_TABLE" out meta skgid "$gid" tcp dport "$ports" ct mark set 0x4d52
   nft add rule inet "$NFT_TABLE" out ct mark 0x4d52 numgen random mod 100 '<' 30 drop
+  nft add rule inet "$NFT_TABLE" out ct mark 0x4d52 meta priority set "$SLOW_CLASS"
   sleep 15
   nft delete table inet "$NFT_TABLE"
-  record_fault "$t0" "$(now_ms)" partition "$name" "cut off from PostgreSQL and Redis 10 s, then 30 % packet loss 15 s (nftables, skgid $gid; no delay: no netem)"
+  slow_link_down
+  record_fault "$t0" "$(now_ms)" partition "$name" "cut off from PostgreSQL and Redis 10 s, then 15 s $slow with 30 % packet loss (nftables + an HTB class on lo, skgid $gid; no fixed delay: no netem)"
   release "${name%-*}"
 }
 
@@ -737,6 +755,7 @@ main() {
   if want_fault partition; then
     [ "$(id -u)" = 0 ] || die "the partition needs root (nftables); --faults without partition runs without"
     need_tool nft nftables
+    need_tool tc iproute2
   fi
   pg_up
   redis_up
