@@ -31,7 +31,9 @@ local meta = chunked('HMGET', KEYS[2], fields)
 if not meta[1] then
   return {'NO_DRAFT'}
 end
-if meta[3] or state[4] ~= 'IN_PROGRESS' then
+-- PAUSED: the candidate's clock stands still, answers are taken whatever the deadline says
+local paused = state[4] == 'PAUSED'
+if meta[3] or (state[4] ~= 'IN_PROGRESS' and not paused) then
   return {'CLOSED', 'sealed'}
 end
 local epoch = tonumber(ARGV[2])
@@ -41,7 +43,7 @@ end
 local now = tonumber(ARGV[1])
 local deadline = tonumber(state[2])
 local grace = tonumber(state[3] or '0') or 0
-if now > deadline + grace then
+if not paused and now > deadline + grace then
   return {'CLOSED', 'deadline'}
 end
 local version = tonumber(ARGV[3])
@@ -88,7 +90,7 @@ if #applied > 0 then
   end
   chunked('HSET', KEYS[2], draftWrites)
   chunked('HSET', KEYS[3], pendingWrites)
-  if now > deadline then
+  if not paused and now > deadline then
     redis.call('HINCRBY', KEYS[2], 'late', #applied)
   end
 else

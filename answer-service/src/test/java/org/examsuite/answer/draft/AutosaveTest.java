@@ -90,6 +90,15 @@ class AutosaveTest {
     }
 
     @Test
+    void aPausedSessionTakesAnswersWhateverTheDeadlineAndNoneCountsAsLate() {
+        TestSession s = fixtures.session();
+        // paused long enough that deadline + grace, as published before the pause, has passed
+        fixtures.publishState(s, 1, clock.millis() - 120_000, 60_000, "PAUSED");
+        s.patch(change(1, "q4", "\"during the fire alarm\"")).statusCode(200).body("applied", contains("q4"));
+        s.seal().statusCode(200).body("lateChanges", equalTo(0)).body("answers.q4.value", equalTo("during the fire alarm"));
+    }
+
+    @Test
     void aSubmittedSessionIsClosed() {
         TestSession s = fixtures.session();
         fixtures.publishState(s, 1, clock.millis() + 60_000, 0, "SUBMITTED");

@@ -74,6 +74,32 @@ public class ExamStore {
                 .map(this::readAll);
     }
 
+    /** Marks the exam paused at {@code now} unless it already is; its pause instant either way (null: no exam). */
+    public Uni<Instant> pause(SqlClient tx, String examId, Instant now) {
+        return tx.preparedQuery("UPDATE exam SET paused_at = COALESCE(paused_at, $2) WHERE exam_id = $1 RETURNING paused_at")
+                .execute(Tuple.of(examId, at(now))).map(ExamStore::pausedAt);
+    }
+
+    /** Marks the exam running; false when there is no such exam. */
+    public Uni<Boolean> resume(SqlClient tx, String examId) {
+        return tx.preparedQuery("UPDATE exam SET paused_at = NULL WHERE exam_id = $1").execute(Tuple.of(examId))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** When the exam was paused, or null while it runs (or does not exist). */
+    public Uni<Instant> pausedAt(SqlClient client, String examId) {
+        return client.preparedQuery("SELECT paused_at FROM exam WHERE exam_id = $1").execute(Tuple.of(examId))
+                .map(ExamStore::pausedAt);
+    }
+
+    private static Instant pausedAt(RowSet<Row> rows) {
+        if (!rows.iterator().hasNext()) {
+            return null;
+        }
+        OffsetDateTime at = rows.iterator().next().getOffsetDateTime("paused_at");
+        return at == null ? null : at.toInstant();
+    }
+
     private List<Exam> readAll(RowSet<Row> rows) {
         List<Exam> exams = new ArrayList<>();
         rows.forEach(row -> exams.add(read(row)));

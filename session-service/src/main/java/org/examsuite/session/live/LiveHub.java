@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.json.JsonText;
 import org.jboss.logging.Logger;
@@ -89,19 +90,21 @@ public class LiveHub {
         long now = clock.millis();
         return Multi.createFrom().iterable(List.copyOf(bySession.entrySet()))
                 .onItem().transformToUni(entry -> redis.hash(String.class).hgetall(RedisKeys.sessionState(entry.getKey()))
-                        .invoke(state -> {
-                            if (state == null || state.get("deadline") == null) {
+                        .invoke(hash -> {
+                            PublishedSession state = PublishedSession.fromHash(entry.getKey(), hash);
+                            if (state == null) {
                                 return;
                             }
-                            long deadline = Long.parseLong(state.get("deadline"));
-                            boolean submitted = "SUBMITTED".equals(state.get("status"));
                             Map<String, Object> message = new LinkedHashMap<>();
                             message.put("type", "TIME");
                             message.put("serverTime", Instant.ofEpochMilli(now).toString());
-                            message.put("deadline", Instant.ofEpochMilli(deadline).toString());
-                            message.put("remainingMs", submitted ? 0 : Math.max(0, deadline - now));
-                            message.put("status", state.get("status"));
-                            message.put("deviceEpoch", Long.parseLong(state.get("epoch")));
+                            message.put("deadline", Instant.ofEpochMilli(state.deadlineMs()).toString());
+                            message.put("remainingMs", state.remainingMs(now));
+                            message.put("status", state.status());
+                            message.put("deviceEpoch", state.epoch());
+                            if (state.paused()) {
+                                message.put("pausedAt", Instant.ofEpochMilli(state.pausedAtMs()).toString());
+                            }
                             String text = write(message);
                             entry.getValue().values().forEach(listener -> listener.connection().sendText(text)
                                     .subscribe().with(sent -> { }, failure -> { }));

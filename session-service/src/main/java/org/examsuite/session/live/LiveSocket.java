@@ -131,8 +131,11 @@ public class LiveSocket {
         message.put("type", "TIME");
         message.put("serverTime", now.toString());
         message.put("deadline", row.deadline().toString());
-        message.put("remainingMs", row.submitted() ? 0 : Math.max(0, row.deadline().toEpochMilli() - now.toEpochMilli()));
+        message.put("remainingMs", row.remainingMs(now));
         message.put("status", row.status());
+        if (row.pausedAt() != null) {
+            message.put("pausedAt", row.pausedAt().toString());
+        }
         message.put("deviceEpoch", row.deviceEpoch());
         if (row.paperId() != null) {
             message.put("paperId", row.paperId());

@@ -25,6 +25,8 @@ public class ProctoringResource {
     @Inject
     ProctoringService proctoring;
     @Inject
+    PauseService pauses;
+    @Inject
     Caller caller;
 
     @POST
@@ -49,6 +51,22 @@ public class ProctoringResource {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<SessionView> forceSubmit(@PathParam("sessionId") String sessionId) {
         return proctoring.forceSubmit(sessionId, caller.subject());
+    }
+
+    /** The candidate's clock stops (answers are still taken); pausing a paused session changes nothing. */
+    @POST
+    @Path("/{sessionId}/pause")
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<SessionView> pause(@PathParam("sessionId") String sessionId) {
+        return pauses.pauseSession(sessionId, caller.subject());
+    }
+
+    /** The clock runs again; deadline and auto-submit have moved by the time paused. */
+    @POST
+    @Path("/{sessionId}/resume")
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<SessionView> resume(@PathParam("sessionId") String sessionId) {
+        return pauses.resumeSession(sessionId, caller.subject());
     }
 
     @POST

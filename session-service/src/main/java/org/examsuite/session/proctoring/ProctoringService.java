@@ -14,6 +14,7 @@ import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.autosubmit.SubmissionGateway;
 import org.examsuite.session.autosubmit.SubmissionGateway.SubmissionRejected;
 import org.examsuite.session.exam.ExamService;
+import org.examsuite.session.exam.ExamStore;
 import org.examsuite.session.proctoring.ProctoringRequests.ClientEvent;
 import org.examsuite.session.proctoring.ProctoringRequests.CommandQueued;
 import org.examsuite.session.proctoring.ProctoringRequests.EventsAccepted;
@@ -37,6 +38,8 @@ public class ProctoringService {
     SessionStore sessionStore;
     @Inject
     ExamService exams;
+    @Inject
+    ExamStore examStore;
     @Inject
     EventStore events;
     @Inject
@@ -67,9 +70,10 @@ public class ProctoringService {
         Instant now = clock.instant();
         return exams.require(examId).chain(exam -> Uni.combine().all()
                 .unis(sessionStore.counts(pool, examId), online.countOnline(examId, now.toEpochMilli()),
-                        events.recent(examId, RECENT_ALERTS))
-                .with((counts, onlineNow, recent) -> new Monitor(examId, exam.state(now), now, counts.started(),
-                        counts.started() - counts.submitted(), onlineNow, counts.submitted(), recent)));
+                        events.recent(examId, RECENT_ALERTS), examStore.pausedAt(pool, examId))
+                .with((counts, onlineNow, recent, pausedAt) -> new Monitor(examId, exam.state(now), now, counts.started(),
+                        counts.started() - counts.submitted(), onlineNow, counts.submitted(), counts.paused(), pausedAt,
+                        recent)));
     }
 
     /**

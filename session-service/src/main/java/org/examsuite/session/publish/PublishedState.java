@@ -40,7 +40,8 @@ public class PublishedState {
         long expireAt = session.submitDueAt().plus(retention).toEpochMilli();
         PublishedSession published = new PublishedSession(session.sessionId(), session.rowVersion(), session.examId(),
                 session.candidateId(), session.deviceEpoch(), session.deadline().toEpochMilli(),
-                session.graceSeconds() * 1000L, session.status());
+                session.graceSeconds() * 1000L, session.status(),
+                session.pausedAt() == null ? 0 : session.pausedAt().toEpochMilli());
         List<String> args = new ArrayList<>(List.of(Long.toString(session.rowVersion()), Long.toString(expireAt)));
         args.addAll(published.fieldValues());
         return stateScript.run(redis, List.of(RedisKeys.sessionState(session.sessionId())), args).replaceWithVoid();

@@ -12,7 +12,7 @@ import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code exam_sessions_active} (DESIGN.md §5): sessions IN_PROGRESS, counted in PostgreSQL
+ * {@code exam_sessions_active} (DESIGN.md §5): sessions not yet submitted (in progress or paused), counted in PostgreSQL
  * every few seconds. It is the suite-wide number, reported alike by every replica: aggregate
  * it with {@code max}, not {@code sum}.
  */
@@ -34,6 +34,6 @@ public class ActiveSessions {
 
     @Scheduled(every = "10s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     public Uni<Void> refresh() {
-        return store.countInProgress(pool).invoke(active::set).replaceWithVoid();
+        return store.countOpen(pool).invoke(active::set).replaceWithVoid();
     }
 }

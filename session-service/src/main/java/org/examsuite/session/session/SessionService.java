@@ -20,6 +20,7 @@ import org.examsuite.session.exam.Question;
 import org.examsuite.session.proctoring.CommandStore;
 import org.examsuite.session.proctoring.EventStore;
 import org.examsuite.session.proctoring.OnlineTracker;
+import org.examsuite.session.proctoring.PauseService;
 import org.examsuite.session.publish.PublishedState;
 
 /** Starting and resuming sessions, reading them, heartbeats, and the status's one step forward. */
@@ -48,6 +49,8 @@ public class SessionService {
     CommandStore commands;
     @Inject
     OnlineTracker online;
+    @Inject
+    PauseService pauses;
     @Inject
     Clock clock;
 
@@ -90,6 +93,7 @@ public class SessionService {
                 exam.graceSeconds())
                 .chain(created -> created != null ? Uni.createFrom().item(new Opened(created, true))
                         : store.takeOver(pool, exam.examId(), candidateId).map(row -> new Opened(row, false)))
+                .chain(opened -> pauses.followExam(opened.row()).map(row -> new Opened(row, opened.created())))
                 .call(opened -> published.publishSession(opened.row()))
                 .call(opened -> online.seen(exam.examId(), opened.row().sessionId(), now.toEpochMilli()))
                 .call(opened -> opened.created() ? Uni.createFrom().voidItem() : takeoverAlert(opened.row(), now))

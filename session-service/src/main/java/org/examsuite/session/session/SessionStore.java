@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * The {@code session} table. Every change bumps {@code row_version}, which the published
- * state carries so that Redis never goes back to an older row. Status only moves forward:
- * every update that sets SUBMITTED requires IN_PROGRESS.
+ * state carries so that Redis never goes back to an older row. SUBMITTED is final: every
+ * update that sets it requires IN_PROGRESS or PAUSED, and PAUSED ↔ IN_PROGRESS only.
  */
 @ApplicationScoped
 public class SessionStore {
@@ -48,11 +48,12 @@ public class SessionStore {
                 .map(SessionStore::first);
     }
 
-    /** IN_PROGRESS → SUBMITTED; null when the session was not IN_PROGRESS (or does not exist). */
+    /** IN_PROGRESS or PAUSED → SUBMITTED; null when the session was neither (or does not exist). */
     public Uni<SessionRow> markSubmitted(SqlClient client, String sessionId, String paperId, String submittedBy,
             Instant submittedAt) {
         return client.preparedQuery("UPDATE session SET status = 'SUBMITTED', paper_id = $2, submitted_by = $3, "
-                + "submitted_at = $4, row_version = row_version + 1 WHERE session_id = $1 AND status = 'IN_PROGRESS' RETURNING *")
+                + "submitted_at = $4, paused_at = NULL, row_version = row_version + 1 "
+                + "WHERE session_id = $1 AND status IN ('IN_PROGRESS', 'PAUSED') RETURNING *")
                 .execute(Tuple.of(sessionId, paperId, submittedBy, at(submittedAt))).map(SessionStore::first);
     }
 
@@ -66,30 +67,62 @@ public class SessionStore {
     public Uni<SessionRow> extend(SqlClient tx, String sessionId, int seconds) {
         return tx.preparedQuery("UPDATE session SET deadline = deadline + ($2::int * interval '1 second'), "
                 + "submit_due_at = submit_due_at + ($2::int * interval '1 second'), row_version = row_version + 1 "
-                + "WHERE session_id = $1 AND status = 'IN_PROGRESS' AND autosubmit_claimed_at IS NULL RETURNING *")
+                + "WHERE session_id = $1 AND status IN ('IN_PROGRESS', 'PAUSED') AND autosubmit_claimed_at IS NULL RETURNING *")
                 .execute(Tuple.of(sessionId, seconds)).map(SessionStore::first);
     }
 
-    public record ExamCounts(long started, long submitted) {
+    private static final String PAUSE = "UPDATE session SET status = 'PAUSED', paused_at = $2, paused_by_exam = $3, "
+            + "row_version = row_version + 1 WHERE status = 'IN_PROGRESS' AND autosubmit_claimed_at IS NULL AND ";
+    private static final String RESUME = "UPDATE session SET status = 'IN_PROGRESS', "
+            + "deadline = deadline + GREATEST(interval '0', $2 - paused_at), "
+            + "submit_due_at = submit_due_at + GREATEST(interval '0', $2 - paused_at), "
+            + "paused_ms = paused_ms + GREATEST(0, (extract(epoch FROM $2 - paused_at) * 1000)::bigint), "
+            + "paused_at = NULL, paused_by_exam = false, row_version = row_version + 1 WHERE status = 'PAUSED' AND ";
+
+    /** IN_PROGRESS → PAUSED at {@code now}; null when it was not IN_PROGRESS or auto-submit has claimed it. */
+    public Uni<SessionRow> pause(SqlClient tx, String sessionId, Instant now) {
+        return tx.preparedQuery(PAUSE + "session_id = $1 RETURNING *").execute(Tuple.of(sessionId, at(now), false))
+                .map(SessionStore::first);
+    }
+
+    /** PAUSED → IN_PROGRESS, deadline and auto-submit moved by the time paused; null when it was not PAUSED. */
+    public Uni<SessionRow> resume(SqlClient tx, String sessionId, Instant now) {
+        return tx.preparedQuery(RESUME + "session_id = $1 RETURNING *").execute(Tuple.of(sessionId, at(now)))
+                .map(SessionStore::first);
+    }
+
+    /** Every IN_PROGRESS session of the exam → PAUSED by the exam; the rows changed. */
+    public Uni<List<SessionRow>> pauseExam(SqlClient tx, String examId, Instant now) {
+        return tx.preparedQuery(PAUSE + "exam_id = $1 RETURNING *").execute(Tuple.of(examId, at(now), true))
+                .map(SessionStore::all);
+    }
+
+    /** Every session the exam's pause paused → IN_PROGRESS (one paused on its own stays paused). */
+    public Uni<List<SessionRow>> resumeExam(SqlClient tx, String examId, Instant now) {
+        return tx.preparedQuery(RESUME + "exam_id = $1 AND paused_by_exam RETURNING *").execute(Tuple.of(examId, at(now)))
+                .map(SessionStore::all);
+    }
+
+    public record ExamCounts(long started, long submitted, long paused) {
     }
 
     public Uni<ExamCounts> counts(SqlClient client, String examId) {
-        return client.preparedQuery("SELECT count(*) AS started, count(*) FILTER (WHERE status = 'SUBMITTED') AS submitted "
-                + "FROM session WHERE exam_id = $1").execute(Tuple.of(examId))
+        return client.preparedQuery("SELECT count(*) AS started, count(*) FILTER (WHERE status = 'SUBMITTED') AS submitted, "
+                + "count(*) FILTER (WHERE status = 'PAUSED') AS paused FROM session WHERE exam_id = $1").execute(Tuple.of(examId))
                 .map(rows -> {
                     Row row = rows.iterator().next();
-                    return new ExamCounts(row.getLong("started"), row.getLong("submitted"));
+                    return new ExamCounts(row.getLong("started"), row.getLong("submitted"), row.getLong("paused"));
                 });
     }
 
-    public Uni<Long> countInProgress(SqlClient client) {
-        return client.query("SELECT count(*) AS n FROM session WHERE status = 'IN_PROGRESS'").execute()
+    public Uni<Long> countOpen(SqlClient client) {
+        return client.query("SELECT count(*) AS n FROM session WHERE status <> 'SUBMITTED'").execute()
                 .map(rows -> rows.iterator().next().getLong("n"));
     }
 
     /** Sessions whose published state may still be read: republished on start-up. */
     public Uni<List<SessionRow>> dueAfter(SqlClient client, Instant since) {
-        return client.preparedQuery("SELECT * FROM session WHERE submit_due_at > $1 OR status = 'IN_PROGRESS'")
+        return client.preparedQuery("SELECT * FROM session WHERE submit_due_at > $1 OR status <> 'SUBMITTED'")
                 .execute(Tuple.of(at(since))).map(SessionStore::all);
     }
 

@@ -7,15 +7,15 @@ import java.time.Instant;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionView(String sessionId, String examId, String candidateId, String status, int deviceEpoch,
         Instant startedAt, Instant deadline, int graceSeconds, Instant serverTime, long remainingMs, String paperId,
-        Instant submittedAt, String submittedBy) {
+        Instant submittedAt, String submittedBy, Instant pausedAt) {
 
     public static SessionView of(SessionRow row, Instant now) {
         return new SessionView(row.sessionId(), row.examId(), row.candidateId(), row.status(), row.deviceEpoch(),
                 row.startedAt(), row.deadline(), row.graceSeconds(), now, remainingMs(row, now), row.paperId(),
-                row.submittedAt(), row.submittedBy());
+                row.submittedAt(), row.submittedBy(), row.pausedAt());
     }
 
     static long remainingMs(SessionRow row, Instant now) {
-        return row.submitted() ? 0 : Math.max(0, row.deadline().toEpochMilli() - now.toEpochMilli());
+        return row.remainingMs(now);
     }
 }

@@ -1,6 +1,7 @@
 package org.examsuite.submission.session;
 
 import java.time.Instant;
+import org.examsuite.common.redis.PublishedSession;
 
 /**
  * A session as session-service publishes it ({@code ses:{<sessionId>}:state}). The deadline
@@ -15,11 +16,16 @@ public record SessionState(String sessionId, String examId, String candidateId, 
         return deadlineMs + graceMs;
     }
 
+    /** Paused, the candidate's clock stands still: the deadline moves when the session resumes. */
+    public boolean paused() {
+        return PublishedSession.PAUSED.equals(status);
+    }
+
     public boolean acceptsSheetAt(Instant now) {
-        return now.toEpochMilli() <= closesAtMs();
+        return paused() || now.toEpochMilli() <= closesAtMs();
     }
 
     public boolean isLateAt(long receivedAtMs) {
-        return receivedAtMs > deadlineMs;
+        return !paused() && receivedAtMs > deadlineMs;
     }
 }

@@ -10,6 +10,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Map;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.Admission;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
@@ -103,6 +105,19 @@ class DeadlineAndMergeTest extends SubmissionTestBase {
                 .body("answers", not(hasKey("q2")))
                 .extract().path("paperId");
         autoSubmit(s, "AUTO").statusCode(200).body("paperId", equalTo(paperId));
+        assertEquals(1, paperCount(s));
+    }
+
+    @Test
+    void aPausedSessionsSheetIsTakenWhateverTheDeadlineAndNothingInItIsLate() {
+        Session s = session(Duration.ofMinutes(1));
+        redis.hash(String.class).hset(RedisKeys.sessionState(s.id()),
+                Map.of("status", "PAUSED", "pausedAt", Long.toString(clock.millis())));
+        clock.advance(Duration.ofMinutes(1).plus(GRACE).plusSeconds(30)); // the fire alarm lasts
+        submit(s, "k-1", sheet(s.id(), "q1", "\"in the pause\"", 3)).statusCode(201)
+                .body("submittedBy", equalTo("CANDIDATE"))
+                .body("answers.q1.value", equalTo("in the pause"))
+                .body("lateChanges", equalTo(0));
         assertEquals(1, paperCount(s));
     }
 

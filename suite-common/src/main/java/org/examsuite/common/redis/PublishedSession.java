@@ -11,7 +11,7 @@ import java.util.Map;
  * and {@code PublishedStateContractTest} checks those names against {@link #FIELDS}.
  */
 public record PublishedSession(String sessionId, long rev, String examId, String candidateId, long epoch,
-        long deadlineMs, long graceMs, String status) {
+        long deadlineMs, long graceMs, String status, long pausedAtMs) {
     public static final String REV = "rev";
     public static final String EXAM_ID = "examId";
     public static final String CANDIDATE_ID = "candidateId";
@@ -19,10 +19,26 @@ public record PublishedSession(String sessionId, long rev, String examId, String
     public static final String DEADLINE = "deadline";
     public static final String GRACE_MS = "graceMs";
     public static final String STATUS = "status";
-    public static final List<String> FIELDS = List.of(REV, EXAM_ID, CANDIDATE_ID, EPOCH, DEADLINE, GRACE_MS, STATUS);
+    /** When the session was paused (epoch ms), 0 when it is not. */
+    public static final String PAUSED_AT = "pausedAt";
+    public static final List<String> FIELDS = List.of(REV, EXAM_ID, CANDIDATE_ID, EPOCH, DEADLINE, GRACE_MS, STATUS, PAUSED_AT);
 
     public static final String IN_PROGRESS = "IN_PROGRESS";
+    /** The clock stands still: answers are taken whatever the deadline, which moves on resume. */
+    public static final String PAUSED = "PAUSED";
     public static final String SUBMITTED = "SUBMITTED";
+
+    public boolean paused() {
+        return PAUSED.equals(status);
+    }
+
+    /** The candidate's time left at {@code nowMs}: none once submitted, standing still while paused. */
+    public long remainingMs(long nowMs) {
+        if (SUBMITTED.equals(status)) {
+            return 0;
+        }
+        return Math.max(0, deadlineMs - (paused() && pausedAtMs > 0 ? pausedAtMs : nowMs));
+    }
 
     /** Field, value, field, value … in {@link #FIELDS} order, as HSET takes them. */
     public List<String> fieldValues() {
@@ -34,6 +50,7 @@ public record PublishedSession(String sessionId, long rev, String examId, String
         add(out, DEADLINE, Long.toString(deadlineMs));
         add(out, GRACE_MS, Long.toString(graceMs));
         add(out, STATUS, status);
+        add(out, PAUSED_AT, Long.toString(pausedAtMs));
         return out;
     }
 
@@ -48,7 +65,8 @@ public record PublishedSession(String sessionId, long rev, String examId, String
         }
         return new PublishedSession(sessionId, Long.parseLong(fields.getOrDefault(REV, "0")), fields.get(EXAM_ID),
                 fields.get(CANDIDATE_ID), Long.parseLong(fields.getOrDefault(EPOCH, "0")), Long.parseLong(fields.get(DEADLINE)),
-                Long.parseLong(fields.getOrDefault(GRACE_MS, "30000")), fields.getOrDefault(STATUS, IN_PROGRESS));
+                Long.parseLong(fields.getOrDefault(GRACE_MS, "30000")), fields.getOrDefault(STATUS, IN_PROGRESS),
+                Long.parseLong(fields.getOrDefault(PAUSED_AT, "0")));
     }
 
     private static void add(List<String> out, String field, String value) {

@@ -24,7 +24,7 @@ class PublishedStateContractTest {
 
     @Test
     void theWrittenFieldsReadBackAsTheSameState() {
-        PublishedSession state = new PublishedSession("s-1", 7, "e-1", "c-1", 3, 1_700_000_000_000L, 30_000, "SUBMITTED");
+        PublishedSession state = new PublishedSession("s-1", 7, "e-1", "c-1", 3, 1_700_000_000_000L, 30_000, "SUBMITTED", 0);
         List<String> pairs = state.fieldValues();
         Map<String, String> hash = new HashMap<>();
         for (int i = 0; i < pairs.size(); i += 2) {
@@ -32,6 +32,26 @@ class PublishedStateContractTest {
         }
         assertEquals(PublishedSession.FIELDS, pairs.stream().filter(hash::containsKey).distinct().toList());
         assertEquals(state, PublishedSession.fromHash("s-1", hash));
+    }
+
+    @Test
+    void aPausedSessionsTimeStandsStillAndASubmittedOneHasNone() {
+        PublishedSession paused = new PublishedSession("s-1", 7, "e-1", "c-1", 3, 1_000_000, 30_000, PublishedSession.PAUSED, 400_000);
+        assertEquals(600_000, paused.remainingMs(400_000));
+        assertEquals(600_000, paused.remainingMs(900_000));
+        PublishedSession running = new PublishedSession("s-1", 8, "e-1", "c-1", 3, 1_000_000, 30_000, PublishedSession.IN_PROGRESS, 0);
+        assertEquals(100_000, running.remainingMs(900_000));
+        assertEquals(0, running.remainingMs(2_000_000));
+        assertEquals(0, new PublishedSession("s-1", 9, "e-1", "c-1", 3, 1_000_000, 30_000, PublishedSession.SUBMITTED, 0)
+                .remainingMs(0));
+    }
+
+    @Test
+    void theAutosaveScriptNamesTheStatusesAsPublished() throws IOException {
+        String script = Files.readString(REPO.resolve("answer-service/src/main/resources/org/examsuite/answer/draft/autosave.lua"));
+        for (String status : List.of(PublishedSession.IN_PROGRESS, PublishedSession.PAUSED)) {
+            assertTrue(script.contains("'" + status + "'"), "autosave.lua compares the status with '" + status + "'");
+        }
     }
 
     @Test
