@@ -1,6 +1,6 @@
 // The deadline storm driver (issue 4): N candidates with autosaved drafts submit their final
 // sheets within a window of W seconds, like the last seconds before a deadline, with the
-// client behaviour of DESIGN.md §3.3 — retries of network errors, 5xx, 409 and 429 honouring
+// client behaviour of docs/api.md §3.3 — retries of network errors, 5xx, 409 and 429 honouring
 // Retry-After, capped exponential backoff with full jitter — plus double clicks (the same key
 // twice at once) and second devices (a new key shortly after). JDK only, single-file program:
 //
@@ -163,7 +163,7 @@ public class Storm {
         System.exit(0);
     }
 
-    /** One client: tries until a final answer, as DESIGN.md §3.3 tells clients to, on its own connection. */
+    /** One client: tries until a final answer, as docs/api.md §3.3 tells clients to, on its own connection. */
     static final class Chain {
         final Session session;
         final String key;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Heartbeat benchmark (session-service's hot path: every candidate's device calls it every few
-# seconds through the whole exam — DESIGN.md §3.2): POST /api/v1/sessions/{id}/heartbeat with
+# seconds through the whole exam — docs/api.md §3.2): POST /api/v1/sessions/{id}/heartbeat with
 # the session's candidate token over thousands of started sessions, at several connection
 # counts. Each heartbeat reads the session, marks it online, reads pending proctor commands and
 # mints a renewed RS256 candidate token. Starts its own session-service on BENCH_PORT with

@@ -1,5 +1,5 @@
 {{/*
-The fixed facts of each service, from DESIGN.md §2/§4.2 and docs/ARCHITECTURE.md
+The fixed facts of each service, from docs/api.md §2 and docs/ARCHITECTURE.md
 ("Configuration"). They are the contract, not tunables, so they live here and not in
 values.yaml: ports, public route prefixes (never /internal, never /q), which keys a
 service holds, and which services call its /internal API (NetworkPolicy).

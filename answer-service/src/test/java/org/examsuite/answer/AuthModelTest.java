@@ -9,7 +9,7 @@ import org.examsuite.testing.TestKeys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
-/** The three-token model of DESIGN.md §4 as every service applies it (shared library). */
+/** The three-token model of docs/api.md §4 as every service applies it (shared library). */
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)
 class AuthModelTest {

@@ -28,7 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The four services' public contract (DESIGN.md §4.2), in memory and much simplified, for driving the demo end to
+ * The four services' public contract (docs/api.md §4.2), in memory and much simplified, for driving the demo end to
  * end in a test: sessions with device epochs, stamped drafts, one paper per session (auto-submitted at deadline +
  * grace), essay marks, an archive that verifies. Each paper is also written to a PostgreSQL table of the test's
  * own, which the driver counts. {@code loseFirstAnswer}: papers silently lose their first question (a bug to catch).

@@ -21,7 +21,7 @@ import java.util.List;
 import org.examsuite.common.auth.Pem;
 
 /**
- * The local suite's dev key pairs, one per purpose of DESIGN.md §4 (and the paper and archive
+ * The local suite's dev key pairs, one per purpose of docs/api.md §4 (and the paper and archive
  * signatures), generated at first use into {@code .exam/keys/} and never committed.
  * Files: {@code <name>.private.pem} (PKCS#8, owner-only) and {@code <name>.public.pem} (X.509).
  * Token keys are RSA (RS256); the paper key is Ed25519 for new installs (a paper is signed per

@@ -9,7 +9,7 @@ import org.examsuite.common.auth.Jwt;
 
 /**
  * Tokens for the local suite, signed with the dev keys. Operator tokens stand in for the
- * organisation's OIDC issuer (DESIGN.md §4); service tokens let a person call {@code /internal}
+ * organisation's OIDC issuer (docs/api.md §4); service tokens let a person call {@code /internal}
  * by hand when debugging. Candidate tokens are never minted here: only session-service does that.
  */
 public final class DevTokens {

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 
 /**
- * The running suite as ./exam test live started it (services on 8081–8084, DESIGN.md §4): its
+ * The running suite as ./exam test live started it (services on 8081–8084, docs/api.md §2): its
  * addresses, an operator token, and a small exam driven through the public API (create, enrol,
- * start, autosave, submit, graded and archived) — the same happy path as shared/contract-smoke.py.
+ * start, autosave, submit, graded and archived) — the happy path of docs/api.md §3.
  */
 final class LiveSuite {
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every metric that the alerts, the dashboard, the KEDA query and the adapter rule read is one the
- * services export (monitoring/exported-metrics.txt, from DESIGN.md §5 and Micrometer's HTTP
+ * services export (monitoring/exported-metrics.txt, from docs/api.md §5 and Micrometer's HTTP
  * server metrics) or a series the rules file records itself. The live check of that list
  * against the running services' /q/metrics is LiveMetricNamesTest (./exam test live).
  */
@@ -103,7 +103,7 @@ class MetricNamesTest {
                 "exam_answer_persist_lag_seconds_bucket", "exam_answer_persist_backlog_age_seconds", "exam_submissions_total",
                 "exam_sessions_active", "exam_saga_total", "exam_submission_duration_seconds_bucket",
                 "exam_saga_step_duration_seconds_bucket")) {
-            assertTrue(used.contains(design), design + " (DESIGN.md §5) is on no panel and in no alert");
+            assertTrue(used.contains(design), design + " (docs/api.md §5) is on no panel and in no alert");
         }
     }
 

@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.not;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every service promises regardless of its job (DESIGN.md §4–5): health that is ready
+ * What every service promises regardless of its job (docs/api.md §4–5): health that is ready
  * only with PostgreSQL and Redis, Prometheus metrics, OpenAPI, and problem+json for paths
  * and methods nobody serves. Each service's test class extends this with
  * {@code @QuarkusTest @QuarkusTestResource(TestKeys.class)}.

@@ -32,7 +32,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
      * decoded only if a question type needs it.
      */
     public record ChangeNode(String questionId, JsonNode value, byte[] json, String text) {
-        /** Whether the value is an answer to {@code question} (DESIGN.md answer values). */
+        /** Whether the value is an answer to {@code question} (docs/api.md §4.4). */
         public boolean isAnswerTo(Question question) {
             if (value != null) {
                 return question.accepts(value);

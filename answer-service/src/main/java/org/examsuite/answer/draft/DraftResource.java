@@ -17,11 +17,11 @@ import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
 
-/** Delta autosave and the draft (DESIGN.md §3.3, §4.2). */
+/** Delta autosave and the draft (docs/api.md §3.3, §4.2). */
 @Path("/api/v1/answers/{sessionId}")
 @Produces(MediaType.APPLICATION_JSON)
 public class DraftResource {
-    /** Operator actions are audited (DESIGN.md §4): who read which session's draft, when (log time). */
+    /** Operator actions are audited (docs/api.md §4): who read which session's draft, when (log time). */
     private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
 
     @Inject

@@ -27,7 +27,7 @@ import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 
 /**
- * The autosave rules (DESIGN.md §3.3): validate the whole request first (nothing changes on
+ * The autosave rules (docs/api.md §3.3): validate the whole request first (nothing changes on
  * bad input), then one atomic Lua call decides per question by stamp. A missing published
  * state or draft is fetched/restored and the call is made again.
  */

@@ -5,7 +5,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import java.util.Map;
 
-/** Response shapes of the draft API (DESIGN.md §3.3 and §4.2). */
+/** Response shapes of the draft API (docs/api.md §3.3 and §4.2). */
 public final class DraftView {
     private DraftView() {
     }
@@ -17,7 +17,7 @@ public final class DraftView {
 
     /**
      * GET: the draft for a client to merge. {@code answers} has exactly the shape of the final
-     * sheet (DESIGN.md §3.4: value and version per question); {@code epochs} completes each
+     * sheet (docs/api.md §3.4: value and version per question); {@code epochs} completes each
      * answer's stamp with the device epoch that wrote it, for a client merging after a device switch.
      */
     @RegisterForReflection

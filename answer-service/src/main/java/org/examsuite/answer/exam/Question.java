@@ -9,7 +9,7 @@ import java.util.Set;
 public record Question(String id, String type, Set<String> options) {
 
     /**
-     * Whether {@code value} is an answer of this question's type (DESIGN.md "Answer values");
+     * Whether {@code value} is an answer of this question's type (docs/api.md §4.4);
      * {@code null} (a clear) always is.
      */
     public boolean accepts(JsonNode value) {

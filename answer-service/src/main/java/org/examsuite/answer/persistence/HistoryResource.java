@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
 @Produces(MediaType.APPLICATION_JSON)
 public class HistoryResource {
     static final int MAX_LIMIT = 5000;
-    /** Operator actions are audited (DESIGN.md §4): who read which session's history, when (log time). */
+    /** Operator actions are audited (docs/api.md §4): who read which session's history, when (log time). */
     private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
 
     @Inject

@@ -10,7 +10,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Asks session-service to publish its Redis state again when a reader finds it missing
- * (DESIGN.md §4.1): the owner knows, this service never guesses. Only the cold path calls it.
+ * (docs/api.md §4.1): the owner knows, this service never guesses. Only the cold path calls it.
  */
 @ApplicationScoped
 public class PublishedState {

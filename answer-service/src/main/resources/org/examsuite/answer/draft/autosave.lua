@@ -1,4 +1,4 @@
--- Delta autosave: one atomic step per request (DESIGN.md §3.3).
+-- Delta autosave: one atomic step per request (docs/api.md §3.3).
 -- KEYS[1] ses:{<sessionId>}:state  (published by session-service, read-only here)
 -- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, a:<questionId>)
 -- KEYS[3] ans:{<sessionId>}:pending (hash: questionId -> rev of its last write not yet known to be in

@@ -24,7 +24,7 @@ import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** PATCH and GET of DESIGN.md §3.3: stamps, stale, clears, epochs, deadline, auth. */
+/** PATCH and GET of docs/api.md §3.3: stamps, stale, clears, epochs, deadline, auth. */
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)
 @QuarkusTestResource(SessionServiceStub.class)

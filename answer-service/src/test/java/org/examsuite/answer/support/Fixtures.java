@@ -24,7 +24,7 @@ import org.examsuite.testing.TestTokens;
  */
 @ApplicationScoped
 public class Fixtures {
-    /** Questions of every test exam (DESIGN.md's example paper). */
+    /** Questions of every test exam (the example exam of docs/api.md §4.2). */
     public static final String QUESTIONS = """
             {"examId": "%s", "questions": [
              {"id": "q1", "type": "SINGLE", "options": ["3", "4"]},

@@ -9,7 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
-/** Plausible answers of every type (DESIGN.md "Answer values"), and sometimes a clear ({@code null}). */
+/** Plausible answers of every type (docs/api.md §4.4), and sometimes a clear ({@code null}). */
 public final class AnswerValues {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String[] WORDS = {"because", "the", "function", "grows", "slower", "than", "its", "derivative",

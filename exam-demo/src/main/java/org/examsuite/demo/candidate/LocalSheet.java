@@ -120,7 +120,7 @@ public final class LocalSheet {
     }
 
     /**
-     * Merges the server's draft into this sheet by stamp (DESIGN.md §3.3): per question the newer stamp wins.
+     * Merges the server's draft into this sheet by stamp (docs/api.md §3.3): per question the newer stamp wins.
      * When the server says which epoch wrote a value, stamps are compared exactly. When it does not, this
      * device's knowledge decides: an answer not yet acknowledged here is pushed again unless the server holds
      * exactly the version we sent (then it did arrive); an acknowledged answer is in sync when the server holds

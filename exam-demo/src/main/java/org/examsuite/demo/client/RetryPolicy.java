@@ -8,7 +8,7 @@ import java.time.format.DateTimeParseException;
 import java.util.function.DoubleSupplier;
 
 /**
- * What a candidate's client retries, and how long it waits (DESIGN.md §3.3): network errors, timeouts, 5xx,
+ * What a candidate's client retries, and how long it waits (docs/api.md §3.3): network errors, timeouts, 5xx,
  * 409 {@code REQUEST_IN_PROGRESS} and 429 are retried, honouring {@code Retry-After}; every other 4xx is final.
  * Waits are capped exponential backoff with full jitter: uniform in [0, min(cap, base·2^attempt)). A
  * {@code Retry-After} is a floor (never earlier than the server asked, itself capped so that a broken header

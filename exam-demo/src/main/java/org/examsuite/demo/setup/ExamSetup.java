@@ -33,7 +33,7 @@ public final class ExamSetup {
         this.random = new Random(seed);
     }
 
-    /** The exam's questions with their keys: two of each type (DESIGN.md §4.2 request shapes). */
+    /** The exam's questions with their keys: two of each type (docs/api.md §4.2). */
     public static List<Map<String, Object>> questionsWithKeys() {
         List<Map<String, Object>> questions = new ArrayList<>();
         questions.add(question("q01", "SINGLE", "2+2?", List.of("3", "4", "5"), 2, "4"));

@@ -9,7 +9,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.UUID;
 
-/** Every operator action (DESIGN.md §4): who, what, when, on which exam/paper/saga — in the same transaction as the action. */
+/** Every operator action (docs/api.md §4): who, what, when, on which exam/paper/saga — in the same transaction as the action. */
 @ApplicationScoped
 public class AuditLog {
     @Inject

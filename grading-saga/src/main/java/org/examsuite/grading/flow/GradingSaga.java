@@ -17,7 +17,7 @@ import org.examsuite.grading.steps.GradeStep;
 import org.examsuite.grading.steps.ValidateStep;
 
 /**
- * The grading saga, all of it in one place (DESIGN.md §3.6):
+ * The grading saga, all of it in one place (docs/api.md §3.6):
  *
  * <pre>
  *   step       does                                           compensation

@@ -16,7 +16,7 @@ import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 
-/** Results (DESIGN.md §4.2): candidates read their own once released; operators mark essays, release and regrade. */
+/** Results (docs/api.md §4.2): candidates read their own once released; operators mark essays, release and regrade. */
 @Path("/api/v1/results")
 @Produces(MediaType.APPLICATION_JSON)
 public class ResultsResource {

@@ -19,7 +19,7 @@ import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.results.ResultsService;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 
-/** Operators inspect a saga and retry a FAILED one (DESIGN.md §4.2). */
+/** Operators inspect a saga and retry a FAILED one (docs/api.md §4.2). */
 @Path("/api/v1/sagas")
 @Produces(MediaType.APPLICATION_JSON)
 public class SagaResource {

@@ -18,7 +18,7 @@ import org.examsuite.grading.StubServices;
 import org.examsuite.testing.TestKeys;
 import org.junit.jupiter.api.Test;
 
-/** The saga's metrics (DESIGN.md §5) and the trace continued from the stream message. */
+/** The saga's metrics (docs/api.md §5) and the trace continued from the stream message. */
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)
 @QuarkusTestResource(StubServices.class)

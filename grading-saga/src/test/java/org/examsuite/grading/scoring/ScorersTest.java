@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** One scorer per question type (DESIGN.md §4.2), with the edges that decide marks. */
+/** One scorer per question type (docs/api.md §4.4), with the edges that decide marks. */
 class ScorersTest {
     static final ObjectMapper JSON = new ObjectMapper();
     final PaperGrader grader = new PaperGrader(MultipleScorer.PARTIAL);

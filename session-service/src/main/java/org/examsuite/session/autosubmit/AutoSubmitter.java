@@ -15,7 +15,7 @@ import org.examsuite.session.session.SessionService;
 import org.jboss.logging.Logger;
 
 /**
- * DESIGN.md §3.5: at deadline + grace every session still IN_PROGRESS gets its paper from
+ * docs/api.md §3.5: at deadline + grace every session still IN_PROGRESS gets its paper from
  * submission-service ({@code submittedBy: AUTO}). Claims are taken in batches until none
  * are due; each claimed session is submitted (bounded concurrency) and marked SUBMITTED
  * from the answer. A failed submission keeps its claim until the lease runs out, then any

@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * Access codes: 12 symbols from a 32-letter alphabet without look-alikes (60 random bits,
- * above the 40 DESIGN.md asks), shown as {@code ABCD-EFGH-JKMN}. Stored as SHA-256 over a
+ * docs/api.md §3.1), shown as {@code ABCD-EFGH-JKMN}. Stored as SHA-256 over a
  * per-candidate salt and the code: a slow password hash is not needed for 60 random bits
  * (2^60 guesses per candidate), and a hall of candidates starting at once stays cheap.
  */

@@ -12,7 +12,7 @@ public record Exam(String examId, String title, Instant opensAt, Instant closesA
         return !now.isBefore(opensAt) && now.isBefore(closesAt);
     }
 
-    /** DESIGN.md §3: deadline = min(closesAt, startedAt + duration). */
+    /** docs/api.md §3.2: deadline = min(closesAt, startedAt + duration). */
     public Instant deadlineFor(Instant startedAt) {
         Instant byDuration = startedAt.plus(Duration.ofSeconds(durationSeconds));
         return byDuration.isBefore(closesAt) ? byDuration : closesAt;

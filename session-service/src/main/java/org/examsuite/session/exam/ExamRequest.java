@@ -9,7 +9,7 @@ import jakarta.validation.constraints.Size;
 import java.time.Instant;
 import java.util.List;
 
-/** {@code POST /api/v1/exams} (DESIGN.md §4 request shapes). */
+/** {@code POST /api/v1/exams} (docs/api.md §4.2). */
 public record ExamRequest(
         @NotBlank @Size(max = 200) String title,
         @NotNull Instant opensAt,

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
-/** Operators create and read exams, and correct keys (DESIGN.md §4.2, docs/ARCHITECTURE.md). */
+/** Operators create and read exams, and correct keys (docs/api.md §4.2, docs/ARCHITECTURE.md). */
 @Path("/api/v1/exams")
 @RolesAllowed(Roles.OPERATOR)
 public class ExamResource {

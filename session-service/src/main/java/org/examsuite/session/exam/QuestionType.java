@@ -1,6 +1,6 @@
 package org.examsuite.session.exam;
 
-/** DESIGN.md §4.2; the answer value each type takes is in §4 ("Answer values"). */
+/** docs/api.md §4.2; the answer value each type takes is in §4.4. */
 public enum QuestionType {
     SINGLE, MULTIPLE, TRUE_FALSE, FILL, NUMERIC, ESSAY;
 

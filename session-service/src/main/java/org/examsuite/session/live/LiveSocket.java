@@ -27,7 +27,7 @@ import org.examsuite.session.session.SessionService;
 import org.examsuite.session.json.JsonText;
 
 /**
- * {@code /api/v1/sessions/{sessionId}/live} (DESIGN.md §4.2). Browsers cannot set
+ * {@code /api/v1/sessions/{sessionId}/live} (docs/api.md §3.7). Browsers cannot set
  * {@code Authorization} on a WebSocket, so the candidate token comes either as a second
  * subprotocol ({@code new WebSocket(url, ["exam-live", token])}; the server answers with
  * {@code exam-live}) or as the first message {@code {"type": "AUTH", "token": "..."}}.

@@ -19,7 +19,7 @@ import org.examsuite.session.proctoring.ProctoringRequests.ExtendRequest;
 import org.examsuite.session.proctoring.ProctoringRequests.WarnRequest;
 import org.examsuite.session.session.SessionView;
 
-/** DESIGN.md §4.2: proctoring events (candidates) and what operators do to a session. */
+/** docs/api.md §4.2: proctoring events (candidates) and what operators do to a session. */
 @Path("/api/v1/sessions")
 public class ProctoringResource {
     @Inject

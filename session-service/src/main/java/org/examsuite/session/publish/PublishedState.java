@@ -20,7 +20,7 @@ import org.examsuite.session.json.JsonText;
 import org.examsuite.session.session.SessionRow;
 
 /**
- * Writes the read-only state other services read on their hot paths (DESIGN.md §4.1,
+ * Writes the read-only state other services read on their hot paths (docs/api.md §4.1,
  * docs/ARCHITECTURE.md): always from a PostgreSQL row that was just committed, so Redis
  * follows PostgreSQL, never the other way round.
  */

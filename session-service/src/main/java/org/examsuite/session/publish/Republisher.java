@@ -15,7 +15,7 @@ import org.examsuite.session.session.SessionStore;
 import org.jboss.logging.Logger;
 
 /**
- * DESIGN.md §4.1: the owner republishes everything on start-up — the exams not long closed
+ * docs/api.md §4.1: the owner republishes everything on start-up — the exams not long closed
  * and their sessions — so a Redis that lost its data is refilled without waiting for
  * readers to ask. Runs in the background; readers that come earlier ask through the
  * internal publish endpoints.

@@ -12,7 +12,7 @@ import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code exam_sessions_active} (DESIGN.md §5): sessions not yet submitted (in progress or paused), counted in PostgreSQL
+ * {@code exam_sessions_active} (docs/api.md §5): sessions not yet submitted (in progress or paused), counted in PostgreSQL
  * every few seconds. It is the suite-wide number, reported alike by every replica: aggregate
  * it with {@code max}, not {@code sum}.
  */

@@ -14,7 +14,7 @@ import org.examsuite.common.auth.Pem;
 import org.examsuite.common.auth.TokenKinds;
 
 /**
- * Mints candidate tokens (DESIGN.md §4): RS256 with the candidate key only session-service
+ * Mints candidate tokens (docs/api.md §4): RS256 with the candidate key only session-service
  * holds, short-lived (renewed by the heartbeat), and without a deadline — the deadline is
  * read from the published state, so an extension reaches every service at once.
  */

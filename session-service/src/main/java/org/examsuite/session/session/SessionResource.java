@@ -17,7 +17,7 @@ import java.time.Instant;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
-/** Candidates start, resume, read and keep alive their session (DESIGN.md §3.2, §4.2). */
+/** Candidates start, resume, read and keep alive their session (docs/api.md §3.2, §4.2). */
 @Path("/api/v1/sessions")
 public class SessionResource {
     @Inject

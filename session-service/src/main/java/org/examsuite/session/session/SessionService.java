@@ -58,7 +58,7 @@ public class SessionService {
     }
 
     /**
-     * DESIGN.md §3.2: the first start creates the session (201); every later one resumes it
+     * docs/api.md §3.2: the first start creates the session (201); every later one resumes it
      * (200) with a higher device epoch, which makes the older device's writes fail, and
      * raises a takeover alert. Unknown exam, unknown candidate and wrong code are one 401.
      */

@@ -1,4 +1,4 @@
--- Publishes a session's state (DESIGN.md §4.1) unless a newer row version is already there:
+-- Publishes a session's state (docs/api.md §4.1) unless a newer row version is already there:
 -- two publishers racing can never put an older epoch, deadline or status back.
 -- KEYS[1] ses:{<sessionId>}:state
 -- ARGV[1] rowVersion  ARGV[2] expireAt (ms)  ARGV[3..] field, value, ... (PublishedSession, 'rev' among them)

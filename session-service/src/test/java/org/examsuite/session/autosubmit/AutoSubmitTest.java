@@ -30,7 +30,7 @@ import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md §3.5 and issue 4: auto-submit at deadline + grace, once per session, under several replicas. */
+/** docs/api.md §3.5 and issue 4: auto-submit at deadline + grace, once per session, under several replicas. */
 @QuarkusTest
 class AutoSubmitTest {
     @Inject

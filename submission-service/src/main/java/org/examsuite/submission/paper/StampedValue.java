@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 /**
- * An answer at its stamp (deviceEpoch, version) — DESIGN.md §3.3: a newer device always
+ * An answer at its stamp (deviceEpoch, version) — docs/api.md §3.3: a newer device always
  * wins over an older one, within a device the higher version wins. {@code value} null or
  * JSON null is a stamped "cleared" answer. {@code receivedAtMs} is when a final sheet's value
  * reached us (0 for draft values), to count late changes.

@@ -11,7 +11,7 @@ import org.examsuite.common.problem.ApiException;
 
 /**
  * The client's final sheet {@code {"sessionId", "answers": {questionId: {"value", "version"}}}}
- * (DESIGN.md §3.4), read from the raw body so that every limit is checked before anything
+ * (docs/api.md §3.4), read from the raw body so that every limit is checked before anything
  * is stored: body size, number of answers, size of each value, id shapes, version range.
  */
 public record FinalSheet(String sessionId, Map<String, Answer> answers, String canonicalBody) {

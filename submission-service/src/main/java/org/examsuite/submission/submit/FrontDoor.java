@@ -22,7 +22,7 @@ import org.examsuite.common.problem.Problems;
  * contexts), until the JVM ran out of heap and every candidate waited for a restart. Behind
  * this door {@link Admission} decides as before: work, wait a little, or keep the sheet and
  * answer 429. A request refused here was never read, so its sheet has not reached the service
- * (DESIGN.md §3.5); the client still holds it and retries after Retry-After, and the answers
+ * (docs/api.md §3.5); the client still holds it and retries after Retry-After, and the answers
  * it autosaved are in the draft the auto-submit uses. docs/idempotency.md states this.
  */
 @ApplicationScoped

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * DESIGN.md §5: {@code exam_submissions_total{outcome}} and {@code exam_submission_duration_seconds}.
+ * docs/api.md §5: {@code exam_submissions_total{outcome}} and {@code exam_submission_duration_seconds}.
  * Outcomes: created, existing, replayed, auto_created, auto_existing, in_progress, key_reused,
  * rejected, shed, unavailable, failed.
  */

@@ -17,7 +17,7 @@ import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperLookup;
 
-/** The candidates' submission API (DESIGN.md §4.2). */
+/** The candidates' submission API (docs/api.md §4.2). */
 @Path("/api/v1/submissions")
 @Produces(MediaType.APPLICATION_JSON)
 public class SubmissionResource {

@@ -20,7 +20,7 @@ import org.examsuite.submission.session.SessionFacts;
 import org.examsuite.submission.session.SessionState;
 
 /**
- * {@code POST /api/v1/submissions}: the rules of DESIGN.md §3.4–3.5 and §4.2, in the order the
+ * {@code POST /api/v1/submissions}: the rules of docs/api.md §3.4–3.5, in the order the
  * contract fixes them:
  * <ol>
  * <li>no Idempotency-Key → 400 IDEMPOTENCY_KEY_MISSING;</li>

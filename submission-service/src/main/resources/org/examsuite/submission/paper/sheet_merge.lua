@@ -1,5 +1,5 @@
 -- Shared by keep_sheet.lua and submit_step.lua (LuaScript.resource puts it before each): the one
--- rule for keeping a final sheet, per question by stamp (DESIGN.md §3.3) — a value replaces the
+-- rule for keeping a final sheet, per question by stamp (docs/api.md §3.3) — a value replaces the
 -- kept one only when its stamp (epoch, version) is strictly higher.
 -- sheetKey: hash questionId -> "epoch|version|receivedAtMs|valueJson"; epoch, receivedAtMs: the
 -- sheet's, as ARGV strings; ARGV[first..] (questionId, version, valueJson) triples.

@@ -1,6 +1,6 @@
 -- One round trip per step of a submission (docs/idempotency.md): every key of the session
 -- shares the hash tag {<sessionId>}, so this runs atomically on one Redis (Cluster) slot.
--- mode 'begin' (a request's first step), in the order DESIGN.md §4.2 fixes:
+-- mode 'begin' (a request's first step), in the order docs/api.md §3.4 states:
 --   the Idempotency-Key record (same key + body as a stored response -> REPLAY), the stored
 --   paper (-> PAPER, whatever the key and body; an unused key records it as its 200), the key
 --   reused with another body (-> DIFFERENT) or still in flight (-> IN_FLIGHT), an older

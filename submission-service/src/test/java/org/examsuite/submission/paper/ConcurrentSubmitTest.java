@@ -63,7 +63,7 @@ class ConcurrentSubmitTest extends SubmissionTestBase {
                 Response response = wave.get(i);
                 if (response.statusCode() == 409 || response.statusCode() == 429 || response.statusCode() == 503) {
                     // Same key still in flight (or, on a very slow machine, the wait bound passed):
-                    // the client retries it, as DESIGN.md §3.3 says — here once the wave is over, when
+                    // the client retries it, as docs/api.md §3.3 says — here once the wave is over, when
                     // nothing is in flight any more — and then gets the paper.
                     int k = i % 10;
                     response = i == 50 ? autoSubmit(s, "AUTO").extract().response() : submit(s, "k-" + k, sheet(s.id(), "q1", "\"b\"", 2, "q" + (k + 2), "\"x\"", k + 1))

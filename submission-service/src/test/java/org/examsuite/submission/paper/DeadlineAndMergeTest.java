@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The paper's content: per-question merge by stamp of the sealed draft and the final sheets,
- * and the deadline rules of DESIGN.md §3.5 — driven by the injectable clock, never by sleeping.
+ * and the deadline rules of docs/api.md §3.5 — driven by the injectable clock, never by sleeping.
  */
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)

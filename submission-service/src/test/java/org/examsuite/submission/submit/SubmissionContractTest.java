@@ -25,7 +25,7 @@ import org.examsuite.testing.TestKeys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
-/** POST /api/v1/submissions: the order of checks of DESIGN.md §4.2, and bad input. */
+/** POST /api/v1/submissions: the order of checks of docs/api.md §3.4, and bad input. */
 @QuarkusTest
 @QuarkusTestResource(TestKeys.class)
 @QuarkusTestResource(Stubs.class)

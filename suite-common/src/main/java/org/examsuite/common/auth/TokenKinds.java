@@ -1,6 +1,6 @@
 package org.examsuite.common.auth;
 
-/** Issuers and audiences of the three token kinds (DESIGN.md §4). */
+/** Issuers and audiences of the three token kinds (docs/api.md §4). */
 public final class TokenKinds {
     public static final String CANDIDATE_ISSUER = "exam-session";
     public static final String CANDIDATE_AUDIENCE = "exam-candidate";

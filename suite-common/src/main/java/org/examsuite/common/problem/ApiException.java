@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * An error with a contract code (DESIGN.md §4): thrown anywhere, answered as
+ * An error with a contract code (docs/api.md §4): thrown anywhere, answered as
  * {@code application/problem+json} by {@link ProblemMappers}. Carries no cause on purpose:
  * what it says is meant for the client, so it never drags a stack trace along.
  */

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A session's published state (DESIGN.md §4.1): the hash {@link RedisKeys#sessionState} that
+ * A session's published state (docs/api.md §4.1): the hash {@link RedisKeys#sessionState} that
  * session-service writes from a committed PostgreSQL row and the other services read on their
  * hot paths. The field names live here only; a Lua script that reads the hash names them too,
  * and {@code PublishedStateContractTest} checks those names against {@link #FIELDS}.

@@ -3,7 +3,7 @@ package org.examsuite.common.redis;
 import java.util.regex.Pattern;
 
 /**
- * Every Redis key of the suite, in one place (DESIGN.md §4.1). Each key carries a hash tag, so
+ * Every Redis key of the suite, in one place (docs/api.md §4.1). Each key carries a hash tag, so
  * that what one Lua call or pipeline touches lives in one Redis Cluster slot: a session's keys
  * share {@code {<sessionId>}} whichever service owns them (answer-service's autosave script
  * reads session-service's published state atomically), an exam's share {@code {exam:<examId>}}.
@@ -111,6 +111,6 @@ public final class RedisKeys {
         return "sub:{" + sessionId + "}:idem:" + ownerHash + ":" + keyHash;
     }
 
-    /** Paper events, produced by submission-service, consumed by grading-saga (DESIGN.md §6: one key). */
+    /** Paper events, produced by submission-service, consumed by grading-saga (docs/api.md §6: one key). */
     public static final String PAPER_STREAM = "stream:{papers}";
 }

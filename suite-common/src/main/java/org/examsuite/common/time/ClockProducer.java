@@ -6,8 +6,8 @@ import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
 
 /**
- * Every service takes the time from an injected {@link Clock} (DESIGN.md §4), so that
- * deadline tests replace it instead of sleeping.
+ * Every service takes the time from an injected {@link Clock} (docs/ARCHITECTURE.md, "Shared
+ * behaviour"), so that deadline tests replace it instead of sleeping.
  */
 @ApplicationScoped
 public class ClockProducer {

@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * W3C trace context through Redis stream messages (DESIGN.md §5): the producer adds the
+ * W3C trace context through Redis stream messages (docs/api.md §5): the producer adds the
  * {@code traceparent}/{@code tracestate} fields to the message, the consumer continues the
  * trace from them, so one submission is one trace from HTTP request to archived result.
  */
