@@ -68,6 +68,16 @@ public class ExamStore {
                 .execute(Tuple.of(examId, write(questions), keyRevision)).replaceWithVoid();
     }
 
+    /** The ids of the exams open at {@code now} or closed less than {@code after} ago. */
+    public Uni<List<String>> activeIds(SqlClient client, Instant now, java.time.Duration after) {
+        return client.preparedQuery("SELECT exam_id FROM exam WHERE opens_at <= $1 AND closes_at > $2")
+                .execute(Tuple.of(at(now), at(now.minus(after)))).map(rows -> {
+                    List<String> ids = new ArrayList<>();
+                    rows.forEach(row -> ids.add(row.getString("exam_id")));
+                    return ids;
+                });
+    }
+
     /** Exams still open or recently closed: their questions are republished on start-up. */
     public Uni<List<Exam>> closingAfter(SqlClient client, Instant since) {
         return client.preparedQuery("SELECT " + COLUMNS + " FROM exam WHERE closes_at > $1").execute(Tuple.of(at(since)))

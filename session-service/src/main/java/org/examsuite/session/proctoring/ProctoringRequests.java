@@ -43,7 +43,8 @@ public final class ProctoringRequests {
 
     /** {@code GET /api/v1/exams/{examId}/monitor}. */
     public record Monitor(String examId, String state, Instant serverTime, long started, long inProgress, long online,
-            long submitted, long paused, Instant pausedAt, List<Map<String, String>> recentAlerts) {
+            long submitted, long paused, Instant pausedAt, List<FlagStore.FlaggedSession> flagged,
+            List<Map<String, String>> recentAlerts) {
     }
 
     /** {@code POST /api/v1/exams/{examId}/pause} and {@code /resume}: how many sessions this call changed. */

@@ -29,6 +29,8 @@ import org.examsuite.session.session.SessionView;
 @ApplicationScoped
 public class ProctoringService {
     private static final int RECENT_ALERTS = 50;
+    /** Flagged sessions the monitor lists at most. */
+    private static final int FLAGGED = 500;
 
     @Inject
     Pool pool;
@@ -40,6 +42,8 @@ public class ProctoringService {
     ExamService exams;
     @Inject
     ExamStore examStore;
+    @Inject
+    FlagStore flags;
     @Inject
     EventStore events;
     @Inject
@@ -70,10 +74,10 @@ public class ProctoringService {
         Instant now = clock.instant();
         return exams.require(examId).chain(exam -> Uni.combine().all()
                 .unis(sessionStore.counts(pool, examId), online.countOnline(examId, now.toEpochMilli()),
-                        events.recent(examId, RECENT_ALERTS), examStore.pausedAt(pool, examId))
-                .with((counts, onlineNow, recent, pausedAt) -> new Monitor(examId, exam.state(now), now, counts.started(),
-                        counts.started() - counts.submitted(), onlineNow, counts.submitted(), counts.paused(), pausedAt,
-                        recent)));
+                        events.recent(examId, RECENT_ALERTS), examStore.pausedAt(pool, examId), flags.flagged(examId, FLAGGED))
+                .with((counts, onlineNow, recent, pausedAt, flagged) -> new Monitor(examId, exam.state(now), now,
+                        counts.started(), counts.started() - counts.submitted(), onlineNow, counts.submitted(), counts.paused(),
+                        pausedAt, flagged, recent)));
     }
 
     /**

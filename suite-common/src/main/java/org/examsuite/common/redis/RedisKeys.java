@@ -56,6 +56,21 @@ public final class RedisKeys {
         return "ses:{exam:" + examId + "}:online";
     }
 
+    /** A session's recent events of one proctoring rule (sorted set: event id by time) — flag.lua. */
+    public static String ruleWindow(String sessionId, String rule) {
+        return "ses:{" + sessionId + "}:rule:" + rule;
+    }
+
+    /** A session's raised flags (hash: rule → the flag as JSON, evidence included) — flag.lua. */
+    public static String flags(String sessionId) {
+        return "ses:{" + sessionId + "}:flags";
+    }
+
+    /** The exam's sessions with at least one flag (set). */
+    public static String examFlagged(String examId) {
+        return "ses:{exam:" + examId + "}:flagged";
+    }
+
     public static String accessThrottle(String examId, String candidateId) {
         return "ses:{throttle:" + examId + ":" + candidateId + "}";
     }
