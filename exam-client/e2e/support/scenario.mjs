@@ -213,14 +213,20 @@ export async function takeoverJourney({ browser, baseUrl, credentials, serverAns
     await a.route('**/api/v1/answers/**', (route) => route.abort('connectionreset'));
     await question(a, 'q1').getByLabel('4').check();
     await a.waitForFunction(() => window.examClient.answer('q1') === '4');
+    const hadSocket = await a.evaluate(() => window.examClient.liveState === 'open');
     const b = await tablet.newPage();
     await signIn(b, baseUrl, credentials);
     await question(b, 'q4').locator('input').fill('Rome');
     await waitSynced(b);
     const tabletEpoch = await b.evaluate(() => window.examClient.deviceEpoch);
-    await a.unroute('**/api/v1/answers/**');
-    await a.evaluate(() => window.dispatchEvent(new Event('online'))); // without a socket: the retried write gets the 409
+    if (!hadSocket) {
+      await a.unroute('**/api/v1/answers/**');
+      await a.evaluate(() => window.dispatchEvent(new Event('online'))); // the retried write gets the 409
+    }
+    // With a socket, its writes still failing, only the socket can have told this page.
     await a.getByRole('alert').filter({ hasText: 'opened on another device' }).waitFor();
+    if (hadSocket) assert.equal(await a.evaluate(() => window.examClient.liveState), 'off', 'socket closed for good (4409)');
+    await a.unroute('**/api/v1/answers/**');
     assert.equal(await question(a, 'q4').locator('input').isDisabled(), true, 'editing is locked');
     await a.screenshot({ path: artifact(screenshot) });
     await a.getByRole('button', { name: 'Sign in again on this device' }).click();
