@@ -1055,8 +1055,9 @@ export class ExamClient {
   async _onLiveMessage(message, pingSentAt) {
     if (this._closed || !message || typeof message !== 'object') return;
     if (message.type === 'TIME') {
-      const receivedAt = this.clock.localNow();
-      this.clock.observe(message, null, pingSentAt ?? receivedAt, receivedAt);
+      // Only an answer to our ping has a round trip to take the midpoint of; a pushed TIME
+      // would set the clock one network delay behind (HTTP responses keep sampling too).
+      if (pingSentAt != null) this.clock.observe(message, null, pingSentAt, this.clock.localNow());
       if (Number.isInteger(message.deviceEpoch) && message.deviceEpoch > this.session.deviceEpoch) {
         await this._takenOver();
         return;

@@ -39,8 +39,11 @@ test('live channel: opens with the token as second subprotocol, TIME sets the cl
   await settle();
   assert.equal(c.remainingMs(), 3_600_000 + 600_000);
 
-  // The server's clock jumps: the next ping's answer corrects ours.
+  // The server's clock jumps: a pushed TIME has no round trip to measure, the next ping's answer corrects ours.
   w.api.now = () => w.timers.now() + 120_000;
+  w.api.pushTime();
+  await settle();
+  assert.equal(c.clock.offsetMs, 90_000);
   await w.timers.advance(DEFAULT_LIVE.pingMs);
   assert.equal(c.clock.offsetMs, 120_000);
   assert.equal(c.liveState, 'open');
