@@ -116,6 +116,14 @@ test('a socket command after a gap in ids fetches the missed ones first, in orde
   w.api.pushCommand(c.sessionId, { type: 'WARNING', message: 'two' });
   await settle();
   assert.deepEqual(commands.map((x) => x.message), ['one', 'two']);
+  // The same gap while the heartbeat fails: the socket's command is not held back.
+  w.api.liveListeners = new Set();
+  w.api.pushCommand(c.sessionId, { type: 'WARNING', message: 'three' });
+  w.api.liveListeners = sockets;
+  w.api.before = (req) => (req.path.endsWith('/heartbeat') ? { status: 503, headers: {}, body: null } : undefined);
+  w.api.pushCommand(c.sessionId, { type: 'WARNING', message: 'four' });
+  await settle();
+  assert.deepEqual(commands.map((x) => x.message), ['one', 'two', 'four']);
 });
 
 test('backoff: full jitter under a capped exponential ceiling', async () => {
