@@ -158,3 +158,21 @@ test('the page holds an open live socket during the exam; commands pushed over i
   assert.equal(fake.liveSockets(sessionId).length, 1);
   await context.close();
 });
+
+test('where sockets cannot open (a proxy refuses the upgrade) the page falls back to the heartbeat and keeps saving (fake API)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'no-sockets' });
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  fake.liveRefuse = true;
+  try {
+    await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+    await page.waitForFunction(() => document.body.dataset.live === 'fallback', null, { timeout: 30_000 });
+    assert.equal(await page.locator('#live').textContent(), 'Updates every 30 s');
+    await question(page, 'q4').locator('input').fill('Paris');
+    await waitSynced(page);
+    assert.equal(fake.currentAnswers(await page.evaluate(() => window.examClient.sessionId)).q4, 'Paris');
+  } finally {
+    fake.liveRefuse = false;
+    await context.close();
+  }
+});
