@@ -103,6 +103,19 @@ test('a command sent while the socket is down arrives once after the reconnect (
   assert.deepEqual([states[0], states.at(-1)], ['closed', 'open'], 'closed, then (after refused tries) open again');
 });
 
+test('the browser\'s online event cuts a reconnect backoff short', async () => {
+  w = world();
+  const window = new EventTarget();
+  const { c } = await liveClient({ window, live: { baseMs: 60_000 } });
+  await until(() => c.liveState === 'open', 'socket open');
+  w.api.cutLive();
+  await settle();
+  assert.equal(c.liveState, 'closed', 'waiting 30 s (random 0.5 × 60 s)');
+  window.dispatchEvent(new Event('online'));
+  await until(() => c.liveState === 'open', 'reconnected at once');
+  assert.equal(w.api.liveConnections, 2);
+});
+
 test('a socket command after a gap in ids fetches the missed ones first, in order, each once', async () => {
   w = world();
   const { c, commands } = await liveClient();
