@@ -131,6 +131,7 @@ export class ExamClient {
         examId: b.examId ?? examId,
         candidateId: b.candidateId ?? candidateId,
         token: b.token,
+        tokenExpiresMs: parseTime(b.tokenExpiresAt),
         deviceEpoch: b.deviceEpoch,
         deadlineMs: deadlineFrom(b) ?? existing?.deadlineMs ?? null,
         graceMs: Number.isFinite(b.graceSeconds) ? b.graceSeconds * 1000 : existing?.graceMs ?? null,
@@ -762,7 +763,10 @@ export class ExamClient {
       if (deadline != null) s.deadlineMs = deadline;
       if (body.status) s.status = body.status;
       if (body.paperId) s.paperId = body.paperId;
-      if (typeof body.token === 'string' && body.token) s.token = body.token;
+      if (typeof body.token === 'string' && body.token) {
+        s.token = body.token;
+        s.tokenExpiresMs = parseTime(body.tokenExpiresAt);
+      }
       s.clockOffsetMs = this.clock.offsetMs;
     });
     this._scheduleDeadline();
@@ -935,13 +939,21 @@ export class ExamClient {
 
   _startHeartbeat() {
     if (!this._opts.heartbeatMs || this.state === 'submitted' || this.session.takenOver) return;
-    // While the socket is open, time and commands come over it: the heartbeat only has to
-    // renew the token (and catch what a socket might have missed), so it beats slower.
-    const every = this.liveState === 'open' ? this._liveOptions().heartbeatMs : this._opts.heartbeatMs;
-    this._timer('heartbeat', every, async () => {
+    this._timer('heartbeat', this._heartbeatEvery(), async () => {
       await this.heartbeat().catch(() => {});
       if (this._running && !this._closed) this._startHeartbeat();
     });
+  }
+
+  /**
+   * While the socket is open, time and commands come over it: the heartbeat only has to renew
+   * the token, so it beats slower — but within half of what is left of the token, since the
+   * server renews it only once less than half of its lifetime is left (whatever lifetime).
+   */
+  _heartbeatEvery() {
+    if (this.liveState !== 'open') return this._opts.heartbeatMs;
+    const left = this.session.tokenExpiresMs == null ? Infinity : this.session.tokenExpiresMs - this.clock.now();
+    return Math.max(this._opts.heartbeatMs, Math.min(this._liveOptions().heartbeatMs, left / 2));
   }
 
   /** After a takeover or a submission there is nothing left to hear: heartbeat and socket end. */

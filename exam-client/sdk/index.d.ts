@@ -115,7 +115,7 @@ export interface LiveOptions {
   fallbackAfter: number;
   /** In fallback, a socket is tried again after ½–1 × this. Default 300 000 ms. */
   fallbackRetryMs: number;
-  /** HTTP heartbeat period while the socket is open (token renewal; keep it under half the token's lifetime). Default 300 000 ms. */
+  /** HTTP heartbeat period while the socket is open (it renews the token): at most half of what is left of the token. Default 300 000 ms. */
   heartbeatMs: number;
 }
 

@@ -32,8 +32,8 @@ export const DEFAULT_LIVE = Object.freeze({
   capMs: 30_000,
   fallbackAfter: 4,
   fallbackRetryMs: 300_000,
-  // The HTTP heartbeat while the socket is open: it still renews the token, which the server
-  // renews once less than half of its lifetime (15 min) is left, so it must beat under 7.5 min.
+  // The HTTP heartbeat while the socket is open; ExamClient also keeps it within half of what
+  // is left of the token, which the server renews once less than half of its lifetime is left.
   heartbeatMs: 300_000,
 });
 

@@ -222,6 +222,18 @@ test('sockets that never open → fallback: the heartbeat runs at its normal rat
   assert.equal(heartbeats().length - lost, 2);
 });
 
+test('the slowed heartbeat stays within half of what is left of the token, whatever its lifetime', async () => {
+  w = world();
+  w.api.tokenTtlMs = 4 * 60_000; // a server configured with 4-minute candidate tokens
+  const { c } = await liveClient({ heartbeatMs: 30_000 });
+  await until(() => c.liveState === 'open', 'socket open');
+  await settle();
+  const before = heartbeats().length;
+  await w.timers.advance(10 * 60_000);
+  assert.equal(heartbeats().length - before, 5, 'every 2 min, not every 5');
+  assert.ok(c.session.tokenExpiresMs > w.timers.now(), 'the token never ran out');
+});
+
 test('another device signs in: its TAKEN_OVER and close code 4409 lock editing on this one', async () => {
   w = world();
   const { c } = await liveClient();

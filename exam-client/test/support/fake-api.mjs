@@ -62,6 +62,7 @@ export class FakeExamApi {
     this.liveAttempts = 0; // in-memory sockets created, accepted or not
     this.liveRefuse = false;
     this.liveSilent = false;
+    this.tokenTtlMs = 15 * 60_000; // only reported (tokenExpiresAt): fake tokens never expire
     const api = this;
     this.WebSocket = class extends FakeWebSocket {
       constructor(url, protocols) {
@@ -284,6 +285,7 @@ export class FakeExamApi {
     return json(existing ? 200 : 201, {
       sessionId: session.sessionId,
       token,
+      tokenExpiresAt: new Date(this.now() + this.tokenTtlMs).toISOString(),
       deviceEpoch: session.epoch,
       deadline: new Date(session.deadlineMs).toISOString(),
       serverTime: new Date(this.now()).toISOString(),
@@ -320,7 +322,8 @@ export class FakeExamApi {
   heartbeat(s, claims, lastCommandId) {
     if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
     const commands = (this.commands.get(s.sessionId) || []).filter((c) => c.id > lastCommandId);
-    return json(200, { ...this.sessionView(s).body, token: this.issueToken({ ...s, epoch: claims.epoch }), commands });
+    const token = this.issueToken({ ...s, epoch: claims.epoch });
+    return json(200, { ...this.sessionView(s).body, token, tokenExpiresAt: new Date(this.now() + this.tokenTtlMs).toISOString(), commands });
   }
 
   addEvents(s, body) {
