@@ -57,8 +57,10 @@ export class LiveChannel {
     this._state = 'off';
     this._ws = null;
     this._timers = {};
-    this._attempt = 0; // reconnects since the last socket that worked (backoff exponent)
+    this._attempt = 0; // reconnects since the last socket that lasted (backoff exponent)
     this._failures = 0; // attempts in a row that never brought a message
+    this._spoken = false; // the current socket has brought a message
+    this._openedAt = 0;
     this._pingSentAt = null;
   }
 
@@ -99,6 +101,7 @@ export class LiveChannel {
   _connect() {
     this._clearTimers();
     if (this._state !== 'fallback') this._setState('connecting', {});
+    this._spoken = false;
     let ws;
     try {
       ws = new this._deps.WebSocket(this._deps.url(), [LIVE_SUBPROTOCOL, this._deps.token()]);
@@ -107,7 +110,6 @@ export class LiveChannel {
       return;
     }
     this._ws = ws;
-    this._spoken = false;
     ws.onmessage = (event) => this._message(ws, event);
     ws.onclose = (event) => this._closed(ws, event);
     ws.onerror = () => {}; // a close event follows
@@ -128,7 +130,7 @@ export class LiveChannel {
     if (!this._spoken) {
       // The server has accepted the token and speaks: this socket works.
       this._spoken = true;
-      this._attempt = 0;
+      this._openedAt = this._deps.now();
       this._failures = 0;
       this._setState('open', {});
       this._schedulePing(ws);
@@ -175,6 +177,9 @@ export class LiveChannel {
       return;
     }
     if (!this._spoken) this._failures++;
+    // Only a socket that lasted resets the backoff: one closed right after it opened (a
+    // restarting replica, a proxy that cuts sockets) must not make a reconnect loop.
+    else if (this._deps.now() - this._openedAt >= this.options.pingMs) this._attempt = 0;
     if (this._failures >= this.options.fallbackAfter) {
       // Half to all of fallbackRetryMs, so that a room behind one proxy does not retry together.
       const wait = Math.round(this.options.fallbackRetryMs * (0.5 + this._deps.random() / 2));

@@ -177,6 +177,44 @@ test('backoff: full jitter under a capped exponential ceiling', async () => {
   assert.deepEqual(waits.slice(0, 5), [0, 1998, 2000, 7992, 2000], 'random × ceiling, capped at 8 s');
 });
 
+test('backoff: sockets closed right after they open still back off; one that lasted starts again from the base', async () => {
+  const timers = new FakeTimers();
+  let lifeMs = 0;
+  class Brief {
+    constructor() {
+      setImmediate(() => {
+        this.readyState = 1;
+        this.onmessage?.({ data: '{"type":"TIME"}' });
+        timers.setTimeout(() => this.onclose?.({ code: 1011 }), lifeMs);
+      });
+    }
+
+    send() {}
+
+    close() {}
+  }
+  const waits = [];
+  const channel = new LiveChannel({
+    url: () => 'ws://x/api/v1/sessions/s/live',
+    token: () => 't',
+    WebSocket: Brief,
+    timers,
+    random: () => 0.999,
+    now: timers.now,
+    options: { baseMs: 1000, capMs: 30_000, pingMs: 20_000 },
+    onMessage: () => {},
+    onState: (state, detail) => state === 'closed' && waits.push(detail.retryInMs),
+    onFinal: () => {},
+  });
+  channel.start();
+  for (let i = 0; i < 4; i++) await timers.advance(16_000);
+  assert.deepEqual(waits.slice(0, 4), [999, 1998, 3996, 7992], 'each brief socket doubles the ceiling');
+  lifeMs = 60_000; // the next ones last a minute
+  await timers.advance(200_000);
+  channel.stop();
+  assert.equal(waits.at(-1), 999, 'back to the base after a socket that lasted');
+});
+
 test('a socket that goes silent is detected by missed pings and replaced', async () => {
   w = world();
   const { c, states } = await liveClient();
