@@ -121,3 +121,58 @@ test('at the server deadline editing locks and the sheet is handed in (fake API,
   assert.equal(await page.evaluate(() => window.examClient.setAnswer('q4', 'Lyon').then(() => 'saved', (e) => e.code)), 'EDITING_LOCKED');
   await context.close();
 });
+
+test('the page holds an open live socket during the exam; commands pushed over it show at once, also after a reconnect (fake API)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'live' });
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  const frames = [];
+  page.on('websocket', (ws) => {
+    if (/\/api\/v1\/sessions\/[^/]+\/live$/.test(ws.url())) ws.on('framereceived', (f) => frames.push(String(f.payload)));
+  });
+  await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+  await page.waitForFunction(() => document.body.dataset.live === 'open', null, { timeout: 10_000 });
+  const sessionId = await page.evaluate(() => window.examClient.sessionId);
+  assert.equal(fake.liveSockets(sessionId).length, 1, 'one socket, authenticated for this session');
+  assert.equal(await page.locator('#live').textContent(), 'Live');
+  assert.ok(frames.some((f) => JSON.parse(f).type === 'TIME'), 'the server spoke on it');
+
+  const heartbeats = () => fake.log.filter((e) => e.path === `/api/v1/sessions/${sessionId}/heartbeat`).length;
+  const before = heartbeats();
+  fake.pushCommand(sessionId, { type: 'WARNING', message: 'Eyes on your own screen, please.' });
+  await page.getByRole('alert').filter({ hasText: 'Message from the invigilator: Eyes on your own screen, please.' }).waitFor({ timeout: 2000 });
+  assert.equal(heartbeats(), before, 'it came by the socket, not the heartbeat');
+  assert.ok(frames.some((f) => JSON.parse(f).type === 'WARNING'));
+  await page.screenshot({ path: artifact('live-warning.png') });
+
+  // The network drops the socket; a command sent meanwhile arrives once after the reconnect.
+  fake.liveRefuse = true;
+  fake.cutLive();
+  await page.waitForFunction(() => document.body.dataset.live !== 'open');
+  fake.pushCommand(sessionId, { type: 'WARNING', message: 'Sent while you were disconnected.' });
+  fake.liveRefuse = false;
+  await page.waitForFunction(() => document.body.dataset.live === 'open', null, { timeout: 15_000 });
+  await page.getByRole('alert').filter({ hasText: 'Sent while you were disconnected.' }).waitFor({ timeout: 5000 });
+  const seen = await page.evaluate(() => window.examClient.session.lastCommandId);
+  assert.equal(seen, 2);
+  assert.equal(fake.liveSockets(sessionId).length, 1);
+  await context.close();
+});
+
+test('where sockets cannot open (a proxy refuses the upgrade) the page falls back to the heartbeat and keeps saving (fake API)', { skip }, async () => {
+  const examId = fake.createExam({ examId: 'no-sockets' });
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  fake.liveRefuse = true;
+  try {
+    await signIn(page, baseUrl, { examId, candidateId: 'c-001', accessCode: 'code-001' });
+    await page.waitForFunction(() => document.body.dataset.live === 'fallback', null, { timeout: 30_000 });
+    assert.equal(await page.locator('#live').textContent(), 'Updates every 30 s');
+    await question(page, 'q4').locator('input').fill('Paris');
+    await waitSynced(page);
+    assert.equal(fake.currentAnswers(await page.evaluate(() => window.examClient.sessionId)).q4, 'Paris');
+  } finally {
+    fake.liveRefuse = false;
+    await context.close();
+  }
+});

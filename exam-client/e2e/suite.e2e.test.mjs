@@ -129,7 +129,45 @@ test('suite: answer, offline, reload offline, drops/delays → server draft = pa
   await context.close();
 });
 
-test('suite: another device takes over → 409 SESSION_TAKEN_OVER locks this page; signing in again merges by stamp', { skip }, async () => {
+test('suite: another device takes over → this page locks (TAKEN_OVER and 4409 on its socket); signing in again merges by stamp', { skip }, async () => {
   const credentials = await createExamWithCandidate();
   await takeoverJourney({ browser, baseUrl, credentials, serverAnswers, screenshot: 'suite-takeover.png' });
+});
+
+test('suite: the page holds an open live socket during the exam; a WARNING sent through the API shows within 1 s, an extension moves the timer', { skip }, async (t) => {
+  const candidate = await createExamWithCandidate();
+  const context = await newExamContext(browser);
+  const page = await context.newPage();
+  const frames = [];
+  page.on('websocket', (ws) => {
+    if (/\/api\/v1\/sessions\/[^/]+\/live$/.test(ws.url())) ws.on('framereceived', (f) => frames.push(JSON.parse(String(f.payload))));
+  });
+  let heartbeats = 0;
+  page.on('request', (req) => req.url().includes('/heartbeat') && heartbeats++);
+  await signIn(page, baseUrl, candidate);
+  await page.waitForFunction(() => document.body.dataset.live === 'open', null, { timeout: 15_000 });
+  assert.equal(await page.locator('#live').textContent(), 'Live');
+  assert.ok(frames.some((f) => f.type === 'TIME'), 'session-service spoke on the socket');
+  const sessionId = await page.evaluate(() => window.examClient.sessionId);
+  await page.waitForFunction(() => window.examClient.status.state === 'saved'); // the catch-up heartbeat is done
+
+  const message = `Please keep your eyes on your own screen (${randomBytes(3).toString('hex')}).`;
+  const before = heartbeats;
+  const sentAt = Date.now();
+  const queued = await operator('POST', 'session', `/api/v1/sessions/${sessionId}/warn`, { message });
+  await page.getByRole('alert').filter({ hasText: message }).waitFor({ timeout: 5000 });
+  const tookMs = Date.now() - sentAt;
+  t.diagnostic(`warning: API call to alert on the page in ${tookMs} ms`);
+  assert.ok(tookMs <= 1000, `the warning reached the page in ${tookMs} ms (at most 1 s)`);
+  assert.equal(heartbeats, before, 'by the socket, not a heartbeat');
+  assert.ok(frames.some((f) => f.type === 'WARNING' && f.id === queued.commandId && f.message === message));
+  await page.screenshot({ path: artifact('suite-live-warning.png') });
+
+  const remaining = await page.evaluate(() => window.examClient.remainingMs());
+  await operator('POST', 'session', `/api/v1/sessions/${sessionId}/extend`, { seconds: 600, reason: 'e2e: live channel' });
+  await page.waitForFunction(() => document.getElementById('announce').textContent === 'Your time has been extended.', null, { timeout: 5000 });
+  const extended = await page.evaluate(() => window.examClient.remainingMs());
+  assert.ok(extended > remaining + 590_000, `remaining ${remaining} → ${extended} ms`);
+  assert.equal(heartbeats, before, 'still no heartbeat needed');
+  await context.close();
 });

@@ -30,6 +30,13 @@ const STATUS_ERROR_TEXT = {
   OPEN_IN_ANOTHER_TAB: 'Paused: this exam is open in another tab.',
   SESSION_CLOSED: 'The exam is closed.',
 };
+// The live channel, shown small in the header: answers never depend on it, so it must not alarm.
+const LIVE_TEXT = {
+  open: 'Live',
+  connecting: 'Connecting…',
+  closed: 'Reconnecting…',
+  fallback: 'Updates every 30 s',
+};
 const LOGIN_ERRORS = {
   401: 'Those details were not recognised. Check the exam ID, your candidate ID and the access code.',
   429: 'Too many attempts. Please wait a minute and try again.',
@@ -263,6 +270,15 @@ function onStatus(status) {
   document.body.dataset.status = status.state;
 }
 
+function showLive(state) {
+  const live = $('live');
+  live.dataset.state = state;
+  live.textContent = LIVE_TEXT[state] || '';
+  live.title = state === 'open' ? 'Connected: time and messages from the invigilator arrive at once.' : state === 'fallback' ? 'No live connection here: the page checks with the server every 30 seconds.' : '';
+  live.hidden = !LIVE_TEXT[state];
+  document.body.dataset.live = state; // for the end-to-end tests
+}
+
 function formatRemaining(ms) {
   const total = Math.ceil(ms / 1000);
   const h = Math.floor(total / 3600);
@@ -298,6 +314,7 @@ function showDone(paper) {
   show('done');
   clearInterval(timerHandle);
   $('timer').textContent = '';
+  showLive('off');
   const info = paper?.paperId
     ? `Receipt: paper ${paper.paperId}${Number.isFinite(paper.answerCount) ? `, ${paper.answerCount} answered questions` : ''}${paper.submittedAt ? `, ${paper.submittedAt}` : ''}.`
     : 'Your paper has been recorded.';
@@ -333,6 +350,7 @@ async function openExam(c) {
     for (const q of questionIds) inputsByQuestion.get(q)?.write(c.answer(q));
   });
   c.on('submitted', (paper) => showDone(paper));
+  c.on('live', ({ state }) => showLive(state));
   c.on('command', (command) => {
     if (command?.type === 'WARNING' && command.message) showAlert(`Message from the invigilator: ${String(command.message)}`);
     if (command?.type === 'EXTENDED') $('announce').textContent = 'Your time has been extended.';
@@ -343,6 +361,7 @@ async function openExam(c) {
   }
   renderQuestions();
   show('exam');
+  showLive(c.liveState);
   onStatus(c.status);
   applyLock();
   c.startProctoring();

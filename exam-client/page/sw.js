@@ -4,10 +4,10 @@
  * (a redeploy is picked up at once), this cache when the network fails. Never touches
  * /api/: answers and submissions go straight to the network, under the SDK's control.
  */
-const CACHE = 'exam-page-v1';
+const CACHE = 'exam-page-v2';
 const SHELL = [
   '/', '/index.html', '/app.js', '/style.css',
-  '/sdk/index.js', '/sdk/client.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/merge.js', '/sdk/proctor.js',
+  '/sdk/index.js', '/sdk/client.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/proctor.js',
   '/sdk/retry.js', '/sdk/store.js', '/sdk/time.js', '/sdk/validate.js', '/sdk/writer-lock.js',
 ];
 

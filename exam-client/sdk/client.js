@@ -20,6 +20,7 @@ import { mergeDraft, sameValue, withEpochs } from './merge.js';
 import { invalidReason, utf8Length, DEFAULT_MAX_VALUE_BYTES } from './validate.js';
 import { WriterLock } from './writer-lock.js';
 import { watchProctoring } from './proctor.js';
+import { LiveChannel, LIVE_CLOSE, DEFAULT_LIVE, liveUrl } from './live.js';
 
 export const DEFAULT_OPTIONS = Object.freeze({
   baseUrl: '',
@@ -34,6 +35,8 @@ export const DEFAULT_OPTIONS = Object.freeze({
   maxRequestBytes: 900 * 1024, // under the server's 1 MiB per request
   maxValueBytes: DEFAULT_MAX_VALUE_BYTES,
   retry: DEFAULT_RETRY,
+  // The live WebSocket channel: true (DEFAULT_LIVE), false (HTTP heartbeat only), or overrides.
+  live: true,
 });
 
 export const STATUS_MESSAGES = Object.freeze({
@@ -58,6 +61,8 @@ function environment(options) {
     BroadcastChannel: options.BroadcastChannel !== undefined ? options.BroadcastChannel : g.BroadcastChannel,
     uuid: options.uuid ?? defaultUuid,
     window: options.window !== undefined ? options.window : typeof g.window !== 'undefined' ? g.window : null,
+    // Node 20 has none: tests inject one (null = no sockets, HTTP heartbeat only).
+    WebSocket: options.WebSocket !== undefined ? options.WebSocket : g.WebSocket,
   };
 }
 
@@ -126,6 +131,7 @@ export class ExamClient {
         examId: b.examId ?? examId,
         candidateId: b.candidateId ?? candidateId,
         token: b.token,
+        tokenExpiresMs: parseTime(b.tokenExpiresAt),
         deviceEpoch: b.deviceEpoch,
         deadlineMs: deadlineFrom(b) ?? existing?.deadlineMs ?? null,
         graceMs: Number.isFinite(b.graceSeconds) ? b.graceSeconds * 1000 : existing?.graceMs ?? null,
@@ -201,6 +207,8 @@ export class ExamClient {
     this._submitRequested = false;
     this._firstDirtyAt = null;
     this._lastStatusKey = '';
+    this._lastCommandId = session.lastCommandId || 0;
+    this._live = null;
     this.clock.onChange(() => this._scheduleDeadline());
   }
 
@@ -286,6 +294,11 @@ export class ExamClient {
     return this._computeStatus();
   }
 
+  /** The live channel: 'connecting' | 'open' | 'closed' | 'fallback' | 'off' (see live.js). */
+  get liveState() {
+    return this._live?.state ?? 'off';
+  }
+
   /** Writer-lock mechanism protecting this tab: 'web-locks' | 'broadcast-channel' | 'none'. */
   get lockMechanism() {
     return this._lock?.mechanism ?? 'none';
@@ -296,7 +309,8 @@ export class ExamClient {
   /**
    * Events: 'status' (StatusEvent), 'lock' ({reason}), 'answers' ({questionIds} changed by a
    * merge), 'submitted' (paper), 'stale' ([{questionId, heldVersion}]), 'rejected'
-   * ({questionId, error}), 'command' (proctor command), 'heartbeat' (body), 'warning' (error).
+   * ({questionId, error}), 'command' (proctor command, once per id whether it came by socket or
+   * heartbeat), 'heartbeat' (body), 'live' ({state, ...}: the live channel), 'warning' (error).
    */
   on(type, fn) {
     if (!this._listeners.has(type)) this._listeners.set(type, new Set());
@@ -373,6 +387,7 @@ export class ExamClient {
     if (!this._readOnly) return;
     await this._lock.acquire({ steal: true });
     this.session = (await this._store.getSession(this.sessionId)) || this.session;
+    this._lastCommandId = Math.max(this._lastCommandId, this.session.lastCommandId || 0); // the other tab's
     this._answers = await this._store.getAnswers(this.sessionId);
     this._readOnly = false;
     this._emit('lock', { reason: this.lockReason() });
@@ -396,6 +411,7 @@ export class ExamClient {
         this._onlineHint = true;
         this._emitStatus();
         this._http.wakeUp();
+        this._live?.wakeUp();
         if (this.pendingCount() > 0) this._requestSync();
         this._flushEventsSoon(0);
       };
@@ -416,12 +432,14 @@ export class ExamClient {
       this._enqueue(() => this._reconcile({ backlog: true })).catch(() => {});
     }
     this._startHeartbeat();
+    this._startLive();
     this._flushEventsSoon(0);
     this._emitStatus();
   }
 
   _stopRunning() {
     this._running = false;
+    this._stopLive();
     for (const key of Object.keys(this._timers)) {
       this._env.timers.clearTimeout(this._timers[key]);
       delete this._timers[key];
@@ -739,17 +757,22 @@ export class ExamClient {
 
   async _applySessionInfo(body, { lastCommandId } = {}) {
     const deadline = deadlineFrom(body);
+    const wasEditing = this.state === 'editing'; // read before the update below makes it 'submitted'
     await this._updateSession((s) => {
-      if (lastCommandId !== undefined) s.lastCommandId = lastCommandId;
+      if (lastCommandId !== undefined) s.lastCommandId = Math.max(s.lastCommandId || 0, lastCommandId);
       if (deadline != null) s.deadlineMs = deadline;
       if (body.status) s.status = body.status;
       if (body.paperId) s.paperId = body.paperId;
-      if (typeof body.token === 'string' && body.token) s.token = body.token;
+      if (typeof body.token === 'string' && body.token) {
+        s.token = body.token;
+        s.tokenExpiresMs = parseTime(body.tokenExpiresAt);
+      }
       s.clockOffsetMs = this.clock.offsetMs;
     });
     this._scheduleDeadline();
-    if (body.status === 'SUBMITTED' && this.state === 'editing') {
+    if (body.status === 'SUBMITTED' && wasEditing) {
       // Auto-submitted at deadline + grace, or by a proctor: the paper exists.
+      this._stopLive();
       this._emit('lock', { reason: 'submitted' });
       this._emit('submitted', this.paper);
     }
@@ -768,6 +791,7 @@ export class ExamClient {
     const code = err.code;
     if (err.status === 401) {
       this._authRequired = true;
+      this._stopLive(); // its reconnects would be refused too, until the candidate signs in again
       this._finalError = new ApiError({ status: 401, code: ClientCodes.AUTH_REQUIRED, detail: 'sign in again to continue; your answers are kept on this device' });
     } else if (code === 'SESSION_TAKEN_OVER') {
       await this._updateSession((s) => {
@@ -915,21 +939,34 @@ export class ExamClient {
 
   _startHeartbeat() {
     if (!this._opts.heartbeatMs || this.state === 'submitted' || this.session.takenOver) return;
-    this._timer('heartbeat', this._opts.heartbeatMs, async () => {
+    this._timer('heartbeat', this._heartbeatEvery(), async () => {
       await this.heartbeat().catch(() => {});
       if (this._running && !this._closed) this._startHeartbeat();
     });
   }
 
+  /**
+   * While the socket is open, time and commands come over it: the heartbeat only has to renew
+   * the token, so it beats slower — but within half of what is left of the token, since the
+   * server renews it only once less than half of its lifetime is left (whatever lifetime).
+   */
+  _heartbeatEvery() {
+    if (this.liveState !== 'open') return this._opts.heartbeatMs;
+    const left = this.session.tokenExpiresMs == null ? Infinity : this.session.tokenExpiresMs - this.clock.now();
+    return Math.max(this._opts.heartbeatMs, Math.min(this._liveOptions().heartbeatMs, left / 2));
+  }
+
+  /** After a takeover or a submission there is nothing left to hear: heartbeat and socket end. */
   _stopHeartbeat() {
     this._cancelTimer('heartbeat');
+    this._stopLive();
   }
 
   /** POST /heartbeat: server time, status, a renewed token, pending proctor commands. */
   async heartbeat() {
     if (this._readOnly || this._authRequired || this.session.takenOver) return null;
     try {
-      const seen = this.session.lastCommandId || 0;
+      const seen = this._lastCommandId;
       const res = await this._http.send('session', 'POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/heartbeat?lastCommandId=${seen}`, {
         token: this.session.token,
         signal: this._abort.signal,
@@ -937,17 +974,11 @@ export class ExamClient {
       const body = res.body || {};
       this._wentOnline();
       const commands = Array.isArray(body.commands) ? body.commands : [];
-      const newest = commands.reduce((max, c) => (Number.isSafeInteger(c?.id) && c.id > max ? c.id : max), seen);
-      await this._applySessionInfo(body, { lastCommandId: newest });
+      // Claimed before any await: a copy arriving by socket meanwhile is then a duplicate.
+      const fresh = commands.filter((c) => this._claimCommand(c));
+      await this._applySessionInfo(body, { lastCommandId: this._lastCommandId });
       this._emit('heartbeat', body);
-      for (const command of commands) {
-        // The session's own sign-in also queues TAKEN_OVER (for the device before it): only a
-        // higher epoch than ours concerns this device.
-        if (command?.type === 'TAKEN_OVER' && Number.isInteger(command.deviceEpoch) && command.deviceEpoch > this.session.deviceEpoch) {
-          await this._onFinalError(new ApiError({ status: 409, code: 'SESSION_TAKEN_OVER', detail: 'another device has taken this session over' }));
-        }
-        this._emit('command', command);
-      }
+      for (const command of fresh) await this._handleCommand(command);
       if (this.pendingCount() > 0 && this._canSync()) this._requestSync();
       return body;
     } catch (err) {
@@ -959,6 +990,114 @@ export class ExamClient {
       }
       throw err;
     }
+  }
+
+  /**
+   * Whether a command is new, marking it seen. Ids are per session and increase, so the
+   * highest seen id is the whole memory (and what the heartbeat sends as lastCommandId).
+   */
+  _claimCommand(command) {
+    const id = command?.id;
+    if (!Number.isSafeInteger(id)) return true;
+    if (id <= this._lastCommandId) return false;
+    this._lastCommandId = id;
+    return true;
+  }
+
+  async _handleCommand(command) {
+    if (command?.type === 'TAKEN_OVER') {
+      // The session's own sign-in also queues TAKEN_OVER (for the device before it): only a
+      // higher epoch than ours concerns this device.
+      if (Number.isInteger(command.deviceEpoch) && command.deviceEpoch > this.session.deviceEpoch) await this._takenOver();
+    } else if (command?.type === 'EXTENDED' && command.deadline) {
+      await this._applySessionInfo({ deadline: command.deadline });
+    } else if ((command?.type === 'SUBMITTED' || command?.type === 'FORCE_SUBMITTED') && command.paperId) {
+      await this._applySessionInfo({ status: 'SUBMITTED', paperId: command.paperId });
+    }
+    this._emit('command', command);
+  }
+
+  _takenOver() {
+    return this._onFinalError(new ApiError({ status: 409, code: 'SESSION_TAKEN_OVER', detail: 'another device has taken this session over' }));
+  }
+
+  // ---------------------------------------------------------------- live channel
+
+  _liveOptions() {
+    const live = this._opts.live;
+    return { ...DEFAULT_LIVE, ...(live && typeof live === 'object' ? live : {}) };
+  }
+
+  _startLive() {
+    if (!this._opts.live || this._live || this.state !== 'editing' || this.session.takenOver || this._authRequired) return;
+    this._live = new LiveChannel({
+      url: () => liveUrl(resolveBaseUrls(this._opts).session, this.sessionId, this._env.window?.location?.href ?? globalThis.location?.href),
+      token: () => this.session.token,
+      WebSocket: this._env.WebSocket,
+      timers: this._env.timers,
+      random: this._env.random,
+      now: () => this.clock.localNow(),
+      options: this._liveOptions(),
+      onMessage: (message, pingSentAt) => this._onLiveMessage(message, pingSentAt).catch((err) => this._emit('warning', err)),
+      onState: (state, detail) => this._onLiveState(state, detail),
+      onFinal: (code) => this._onLiveFinal(code).catch((err) => this._emit('warning', err)),
+    });
+    this._live.start();
+  }
+
+  _stopLive() {
+    const live = this._live;
+    this._live = null;
+    live?.stop();
+  }
+
+  _onLiveState(state, detail) {
+    const wasOpen = this._liveWasOpen;
+    this._liveWasOpen = state === 'open';
+    if (state === 'open') {
+      // Catch up on whatever was sent while no socket listened (each command is claimed
+      // once by id); the heartbeat then goes on at the slow rate.
+      if (this._running && !this._closed) this.heartbeat().catch(() => {}).finally(() => this._running && !this._closed && this._startHeartbeat());
+    } else if (wasOpen && this._running && !this._closed && this._timers.heartbeat !== undefined) {
+      this._startHeartbeat(); // no socket: back to the normal rate from now
+    }
+    this._emit('live', { state, ...detail });
+  }
+
+  async _onLiveMessage(message, pingSentAt) {
+    if (this._closed || !message || typeof message !== 'object') return;
+    if (message.type === 'TIME') {
+      // Only an answer to our ping has a round trip to take the midpoint of; a pushed TIME
+      // would set the clock one network delay behind (HTTP responses keep sampling too).
+      if (pingSentAt != null) this.clock.observe(message, null, pingSentAt, this.clock.localNow());
+      if (Number.isInteger(message.deviceEpoch) && message.deviceEpoch > this.session.deviceEpoch) {
+        await this._takenOver();
+        return;
+      }
+      await this._applySessionInfo(message);
+      return;
+    }
+    if (message.type === 'ERROR' || typeof message.type !== 'string') return;
+    const id = message.id;
+    if (Number.isSafeInteger(id) && id > this._lastCommandId + 1) {
+      // Some command before this one never reached us: the heartbeat returns them all, in order.
+      if (await this.heartbeat().then(() => true, () => false)) return;
+      // It failed: this one now rather than later; what the missed ones changed (deadline,
+      // status, device epoch) also comes with the next TIME.
+    }
+    if (!this._claimCommand(message)) return;
+    await this._updateSession((s) => {
+      s.lastCommandId = Math.max(s.lastCommandId || 0, this._lastCommandId);
+    });
+    await this._handleCommand(message);
+  }
+
+  /** The server closed the socket for good: the same paths as the HTTP answers. */
+  async _onLiveFinal(code) {
+    this._live = null;
+    if (code === LIVE_CLOSE.TAKEN_OVER) await this._takenOver();
+    else if (code === LIVE_CLOSE.UNAUTHORIZED) await this._onFinalError(new ApiError({ status: 401, code: 'UNAUTHORIZED', detail: 'the live channel refused the token' }));
+    else this._emit('warning', new ApiError({ status: 403, code: 'FORBIDDEN', detail: 'the live channel refused this session; the heartbeat goes on' }));
   }
 
   // ---------------------------------------------------------------- proctoring

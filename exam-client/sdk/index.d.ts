@@ -73,6 +73,11 @@ export interface ExamClientOptions {
   maxRequestBytes?: number;
   maxValueBytes?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The live WebSocket channel (/api/v1/sessions/{id}/live): true (default, DEFAULT_LIVE),
+   * false (HTTP heartbeat only), or overrides of DEFAULT_LIVE.
+   */
+  live?: boolean | Partial<LiveOptions>;
   // Injection points (tests, non-browser hosts). Default to the browser's globals.
   fetch?: typeof fetch;
   indexedDB?: IDBFactory;
@@ -83,6 +88,56 @@ export interface ExamClientOptions {
   BroadcastChannel?: typeof BroadcastChannel | null;
   uuid?: () => string;
   window?: Window | null;
+  /** WebSocket constructor (default: the global one; Node 20 has none). null = no sockets, HTTP heartbeat only. */
+  WebSocket?: WebSocketConstructor | null;
+}
+
+/** What the SDK needs of a WebSocket constructor (the browser's, or e.g. the `ws` package's). */
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  // `any`: the browser's handlers take its own event types ({data} and {code, reason} are read).
+  onmessage: ((event: any) => void) | null;
+  onclose: ((event: any) => void) | null;
+  onerror: ((event: any) => void) | null;
+};
+
+export interface LiveOptions {
+  /** The client sends {"type":"TIME"} this often (application-level ping). Default 20 000 ms. */
+  pingMs: number;
+  /** No message for this long: the socket is dead, it is replaced. Default 45 000 ms. */
+  deadAfterMs: number;
+  /** Reconnect backoff: full jitter under min(capMs, baseMs × 2^attempt). Defaults 1000 / 30 000 ms. */
+  baseMs: number;
+  capMs: number;
+  /** Attempts in a row that never bring a message before 'fallback'. Default 4. */
+  fallbackAfter: number;
+  /** In fallback, a socket is tried again after ½–1 × this. Default 300 000 ms. */
+  fallbackRetryMs: number;
+  /** HTTP heartbeat period while the socket is open (it renews the token): at most half of what is left of the token. Default 300 000 ms. */
+  heartbeatMs: number;
+}
+
+/**
+ * 'connecting' | 'open' (the server speaks on the socket; the heartbeat slows down) |
+ * 'closed' (reconnecting after a backoff) | 'fallback' (sockets fail: HTTP heartbeat at its
+ * normal rate, a socket is tried now and then) | 'off' (not running: disabled, read-only tab,
+ * submitted, taken over, 4401/4403).
+ */
+export type LiveState = 'connecting' | 'open' | 'closed' | 'fallback' | 'off';
+
+export interface LiveEvent {
+  state: LiveState;
+  /** The close code that led here (4401, 4403, 4409 final; 4000 = no message for deadAfterMs; 1006 abnormal). */
+  code?: number;
+  /** 'closed' / 'fallback': when the next attempt is made. */
+  retryInMs?: number;
+  /** 'closed' after missed pings. */
+  dead?: boolean;
+  failures?: number;
+  /** 'fallback' without any WebSocket constructor. */
+  reason?: 'unsupported';
 }
 
 export type StatusState = 'saved' | 'saving' | 'offline-saved-locally' | 'syncing' | 'submitting' | 'submitted' | 'error';
@@ -117,9 +172,14 @@ export interface ExamClientEvents {
   submitted: Paper | null;
   stale: Array<{ questionId: string; heldVersion: number }>;
   rejected: { questionId: string; error: ErrorInfo };
-  /** Proctor commands from the heartbeat: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED', at, ...}. */
+  /**
+   * Proctor commands, by socket or heartbeat, each id once: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED', at, ...}.
+   * EXTENDED moves the deadline, SUBMITTED/FORCE_SUBMITTED end editing, a TAKEN_OVER with a higher epoch locks this device, before the event.
+   */
   command: { id?: number; type?: string; at?: string; message?: string; [k: string]: unknown };
   heartbeat: Record<string, unknown>;
+  /** The live channel's state changed. */
+  live: LiveEvent;
   warning: unknown;
 }
 
@@ -138,6 +198,7 @@ export declare class ExamClient {
   readonly deadline: number | null;
   readonly status: StatusEvent;
   readonly lockMechanism: 'web-locks' | 'broadcast-channel' | 'none';
+  readonly liveState: LiveState;
 
   answers(): Record<string, Exclude<AnswerValue, null>>;
   answer(questionId: string): AnswerValue;
@@ -191,7 +252,7 @@ export declare class ApiError extends Error {
 
 export declare const DEFAULT_OPTIONS: Readonly<Required<Pick<ExamClientOptions,
   'baseUrl' | 'baseUrls' | 'dbName' | 'debounceMs' | 'maxWaitMs' | 'timeoutMs' | 'heartbeatMs' | 'eventsFlushMs'
-  | 'autoSubmitAtDeadline' | 'maxRequestBytes' | 'maxValueBytes'>> & { retry: RetryPolicy }>;
+  | 'autoSubmitAtDeadline' | 'maxRequestBytes' | 'maxValueBytes'>> & { retry: RetryPolicy; live: boolean | Partial<LiveOptions> }>;
 export declare const STATUS_MESSAGES: Readonly<Record<StatusState, string>>;
 export declare const DEFAULT_RETRY: Readonly<RetryPolicy>;
 export declare function defaultUuid(): string;
@@ -228,6 +289,33 @@ export declare class ServerClock {
   localNow(): number;
   observe(body: unknown, dateHeader: string | null, sentAt: number, receivedAt: number): void;
   onChange(fn: (offsetMs: number) => void): () => void;
+}
+
+export declare const DEFAULT_LIVE: Readonly<LiveOptions>;
+export declare const LIVE_SUBPROTOCOL: 'exam-live';
+export declare const LIVE_CLOSE: Readonly<{ UNAUTHORIZED: 4401; FORBIDDEN: 4403; TAKEN_OVER: 4409 }>;
+/** ws(s)://…/api/v1/sessions/{id}/live from the session service's base URL ('' = the page's origin). */
+export declare function liveUrl(sessionBase: string, sessionId: string, pageHref?: string): string;
+/** The socket keeper ExamClient uses (exported for hosts that want the channel alone). */
+export declare class LiveChannel {
+  constructor(deps: {
+    url: () => string;
+    token: () => string;
+    WebSocket: WebSocketConstructor | null | undefined;
+    timers: Timers;
+    random: () => number;
+    now: () => number;
+    options?: Partial<LiveOptions>;
+    onMessage: (message: any, pingSentAt: number | null) => void;
+    onState: (state: LiveState, detail: Omit<LiveEvent, 'state'>) => void;
+    onFinal: (code: number) => void;
+  });
+  readonly state: LiveState;
+  readonly options: LiveOptions;
+  start(): void;
+  stop(): void;
+  wakeUp(): void;
+  send(message: unknown): void;
 }
 
 export declare class WriterLock {

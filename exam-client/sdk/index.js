@@ -4,6 +4,7 @@ export { ApiError, ClientCodes } from './errors.js';
 export { isRetryable, parseRetryAfter, retryDelayMs, DEFAULT_RETRY } from './retry.js';
 export { mergeDraft, compareStamps } from './merge.js';
 export { ServerClock } from './time.js';
+export { LiveChannel, DEFAULT_LIVE, LIVE_CLOSE, LIVE_SUBPROTOCOL, liveUrl } from './live.js';
 export { WriterLock } from './writer-lock.js';
 export { PROCTOR_EVENTS, watchProctoring } from './proctor.js';
 export { invalidReason, QUESTION_TYPES } from './validate.js';

@@ -196,8 +196,9 @@ export async function submitJourney({ page, papers, sessionId, token }) {
 }
 
 /**
- * Another device signs in: the first page's next write gets 409 SESSION_TAKEN_OVER, it locks
- * and says so; signing in again there keeps its unsent answer and adopts the newer device's.
+ * Another device signs in: the first page locks and says so — at once through its live socket
+ * (TAKEN_OVER, close 4409), or with its next write (409 SESSION_TAKEN_OVER) without one;
+ * signing in again there keeps its unsent answer and adopts the newer device's.
  * @param {{browser, baseUrl, credentials, serverAnswers: (sessionId) => Promise<object>, screenshot?: string}} env
  */
 export async function takeoverJourney({ browser, baseUrl, credentials, serverAnswers, screenshot = 'takeover.png' }) {
@@ -208,13 +209,24 @@ export async function takeoverJourney({ browser, baseUrl, credentials, serverAns
     await signIn(a, baseUrl, credentials);
     await question(a, 'q4').locator('input').fill('Paris');
     await waitSynced(a);
+    // An answer that has not reached the server when the other device signs in.
+    await a.route('**/api/v1/answers/**', (route) => route.abort('connectionreset'));
+    await question(a, 'q1').getByLabel('4').check();
+    await a.waitForFunction(() => window.examClient.answer('q1') === '4');
+    const hadSocket = await a.evaluate(() => window.examClient.liveState === 'open');
     const b = await tablet.newPage();
     await signIn(b, baseUrl, credentials);
     await question(b, 'q4').locator('input').fill('Rome');
     await waitSynced(b);
     const tabletEpoch = await b.evaluate(() => window.examClient.deviceEpoch);
-    await question(a, 'q1').getByLabel('4').check(); // the old device writes: 409 SESSION_TAKEN_OVER
+    if (!hadSocket) {
+      await a.unroute('**/api/v1/answers/**');
+      await a.evaluate(() => window.dispatchEvent(new Event('online'))); // the retried write gets the 409
+    }
+    // With a socket, its writes still failing, only the socket can have told this page.
     await a.getByRole('alert').filter({ hasText: 'opened on another device' }).waitFor();
+    if (hadSocket) assert.equal(await a.evaluate(() => window.examClient.liveState), 'off', 'socket closed for good (4409)');
+    await a.unroute('**/api/v1/answers/**');
     assert.equal(await question(a, 'q4').locator('input').isDisabled(), true, 'editing is locked');
     await a.screenshot({ path: artifact(screenshot) });
     await a.getByRole('button', { name: 'Sign in again on this device' }).click();

@@ -8,8 +8,17 @@
  * question, stale answers, generation changes (simulated Redis loss), takeover (higher
  * epoch), SESSION_CLOSED after deadline + grace, Idempotency-Key semantics for submissions,
  * and event deduplication. Faults are injected with `fake.before = (req) => response|Error|undefined`.
+ *
+ * The live channel (/api/v1/sessions/{id}/live) mirrors session-service's LiveSocket: token
+ * as second subprotocol or AUTH message, TIME on open and on request, commands pushed with
+ * their heartbeat ids, 4401/4403/4409. Unit tests use `fake.WebSocket` (in memory, events on
+ * later event-loop turns, no timers); listen() serves it for browsers. Socket faults:
+ * `fake.liveRefuse` (upgrades fail, as behind a proxy that blocks them), `fake.liveSilent`
+ * (sockets open but the server never speaks), `fake.dropLive()` (every socket goes dead
+ * without a close), `fake.cutLive()` (every socket closes abnormally, 1006).
  */
 import http from 'node:http';
+import { WebSocketServer } from 'ws';
 
 const problem = (status, code, detail, headers = {}, extra = {}) => ({
   status,
@@ -48,6 +57,18 @@ export class FakeExamApi {
     this.log = [];
     this.before = null;
     this._seq = 0;
+    this.liveListeners = new Set(); // authenticated sockets: {sessionId, epoch, peer}
+    this.liveConnections = 0; // sockets the fake accepted (for assertions)
+    this.liveAttempts = 0; // in-memory sockets created, accepted or not
+    this.liveRefuse = false;
+    this.liveSilent = false;
+    this.tokenTtlMs = 15 * 60_000; // only reported (tokenExpiresAt): fake tokens never expire
+    const api = this;
+    this.WebSocket = class extends FakeWebSocket {
+      constructor(url, protocols) {
+        super(api, url, protocols);
+      }
+    };
   }
 
   /** Create an exam directly (the operator API is not part of the fake). */
@@ -136,7 +157,102 @@ export class FakeExamApi {
   pushCommand(sessionId, command) {
     if (!this.commands.has(sessionId)) this.commands.set(sessionId, []);
     const list = this.commands.get(sessionId);
-    list.push({ id: list.length + 1, at: new Date(this.now()).toISOString(), ...command });
+    const queued = { id: list.length + 1, at: new Date(this.now()).toISOString(), ...command };
+    list.push(queued);
+    // As LiveHub: to every socket of the session; a takeover also closes the older devices'.
+    for (const l of [...this.liveListeners]) {
+      if (l.sessionId !== sessionId || l.peer.dead) continue;
+      l.peer.send(JSON.stringify(queued));
+      if (queued.type === 'TAKEN_OVER' && l.epoch < queued.deviceEpoch) this.closeListener(l, 4409, 'SESSION_TAKEN_OVER');
+    }
+    return queued;
+  }
+
+  // ------------------------------------------------------------ live channel
+
+  /**
+   * A socket reached /api/v1/sessions/{id}/live. `peer` = {send(text), close(code, reason)}.
+   * @returns {{message(text: string): void, closed(): void}} the server side's handlers
+   */
+  liveConnect(path, protocols, peer) {
+    this.liveConnections++;
+    const m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/live$/);
+    const listener = { sessionId: m ? decodeURIComponent(m[1]) : null, epoch: null, peer, authed: false };
+    const reject = (code, name) => {
+      peer.send(JSON.stringify({ type: 'ERROR', code: name }));
+      peer.close(code, name);
+    };
+    const auth = (token) => {
+      const claims = this.tokens.get(token);
+      if (!claims) return reject(4401, 'UNAUTHORIZED');
+      if (claims.sessionId !== listener.sessionId) return reject(4403, 'FORBIDDEN');
+      const s = this.sessions.get(claims.sessionId);
+      if (claims.epoch < s.epoch) return reject(4409, 'SESSION_TAKEN_OVER');
+      listener.epoch = claims.epoch;
+      listener.authed = true;
+      this.liveListeners.add(listener);
+      if (!this.liveSilent) peer.send(this.timeMessage(s));
+      return undefined;
+    };
+    const token = protocols.find((p) => p !== 'exam-live');
+    if (token) auth(token);
+    return {
+      message: (text) => {
+        if (this.liveSilent || peer.dead) return;
+        let msg;
+        try {
+          msg = JSON.parse(text);
+        } catch {
+          return peer.send(JSON.stringify({ type: 'ERROR', code: 'MALFORMED_JSON' }));
+        }
+        if (!listener.authed) return msg?.type === 'AUTH' && typeof msg.token === 'string' ? auth(msg.token) : reject(4401, 'UNAUTHORIZED');
+        if (msg?.type === 'TIME') return peer.send(this.timeMessage(this.sessions.get(listener.sessionId)));
+        return peer.send(JSON.stringify({ type: 'ERROR', code: 'UNKNOWN_MESSAGE' }));
+      },
+      closed: () => this.liveListeners.delete(listener),
+    };
+  }
+
+  timeMessage(s) {
+    const now = this.now();
+    const message = {
+      type: 'TIME',
+      serverTime: new Date(now).toISOString(),
+      deadline: new Date(s.deadlineMs).toISOString(),
+      remainingMs: s.status === 'SUBMITTED' ? 0 : Math.max(0, s.deadlineMs - now),
+      status: s.status,
+      deviceEpoch: s.epoch,
+    };
+    if (s.paperId) message.paperId = s.paperId;
+    return JSON.stringify(message);
+  }
+
+  /** The server's periodic TIME push (LiveHub every 30 s), now. */
+  pushTime() {
+    for (const l of this.liveListeners) if (!l.peer.dead && !this.liveSilent) l.peer.send(this.timeMessage(this.sessions.get(l.sessionId)));
+  }
+
+  closeListener(l, code, reason) {
+    this.liveListeners.delete(l);
+    l.peer.close(code, reason);
+  }
+
+  /** Open sockets of a session (authenticated and not dead). */
+  liveSockets(sessionId) {
+    return [...this.liveListeners].filter((l) => l.sessionId === sessionId && !l.peer.dead);
+  }
+
+  /** Every socket goes silent both ways without a close (a NAT forgot it). */
+  dropLive() {
+    for (const l of [...this.liveListeners]) {
+      l.peer.dead = true;
+      this.liveListeners.delete(l);
+    }
+  }
+
+  /** Every socket closes abnormally (the network went away). */
+  cutLive() {
+    for (const l of [...this.liveListeners]) this.closeListener(l, 1006, '');
   }
 
   route(method, path, headers, body, rawBody, query = {}) {
@@ -158,6 +274,8 @@ export class FakeExamApi {
     let session = existing;
     if (session) {
       session.epoch += 1;
+      // As session-service: the device before this one is told (and its socket closed).
+      this.pushCommand(session.sessionId, { type: 'TAKEN_OVER', deviceEpoch: session.epoch });
     } else {
       session = { sessionId: `ses-${++this._seq}`, examId: exam.examId, candidateId: body.candidateId, epoch: 1, deadlineMs: this.now() + exam.durationMs, graceMs: exam.graceMs, status: 'IN_PROGRESS', paperId: null };
       this.sessions.set(session.sessionId, session);
@@ -167,6 +285,7 @@ export class FakeExamApi {
     return json(existing ? 200 : 201, {
       sessionId: session.sessionId,
       token,
+      tokenExpiresAt: new Date(this.now() + this.tokenTtlMs).toISOString(),
       deviceEpoch: session.epoch,
       deadline: new Date(session.deadlineMs).toISOString(),
       serverTime: new Date(this.now()).toISOString(),
@@ -203,7 +322,8 @@ export class FakeExamApi {
   heartbeat(s, claims, lastCommandId) {
     if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
     const commands = (this.commands.get(s.sessionId) || []).filter((c) => c.id > lastCommandId);
-    return json(200, { ...this.sessionView(s).body, token: this.issueToken({ ...s, epoch: claims.epoch }), commands });
+    const token = this.issueToken({ ...s, epoch: claims.epoch });
+    return json(200, { ...this.sessionView(s).body, token, tokenExpiresAt: new Date(this.now() + this.tokenTtlMs).toISOString(), commands });
   }
 
   addEvents(s, body) {
@@ -298,6 +418,90 @@ export class FakeExamApi {
       res.writeHead(out.status, { date: new Date(this.now()).toUTCString(), ...out.headers });
       res.end(out.body === null || out.body === undefined ? undefined : JSON.stringify(out.body));
     });
+    // The live channel, as session-service serves it (the server picks the subprotocol exam-live).
+    const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('exam-live') ? 'exam-live' : false) });
+    server.on('upgrade', (req, socket, head) => {
+      if (this.liveRefuse) return socket.destroy();
+      return wss.handleUpgrade(req, socket, head, (ws) => {
+        const protocols = String(req.headers['sec-websocket-protocol'] || '').split(',').map((p) => p.trim()).filter(Boolean);
+        const peer = { send: (text) => ws.readyState === 1 && ws.send(text), close: (code, reason) => (code === 1006 ? ws.terminate() : ws.close(code, reason)) };
+        const side = this.liveConnect(new URL(req.url, 'http://x').pathname, protocols, peer);
+        ws.on('message', (data) => side.message(String(data)));
+        ws.on('close', () => side.closed());
+      });
+    });
+    const pushes = setInterval(() => this.pushTime(), 30_000);
+    pushes.unref();
+    server.on('close', () => {
+      clearInterval(pushes);
+      for (const ws of wss.clients) ws.terminate();
+    });
     return new Promise((resolve) => server.listen(port, host, () => resolve({ server, port: server.address().port })));
+  }
+}
+
+/**
+ * An in-memory WebSocket (the browser's API surface the SDK uses) connected to a FakeExamApi.
+ * Every event happens on a later event-loop turn (setImmediate), never on a timer, so the
+ * tests' fake clock alone decides pings, dead-socket detection and backoff.
+ */
+export class FakeWebSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSING = 2;
+  static CLOSED = 3;
+
+  constructor(api, url, protocols = []) {
+    api.liveAttempts++;
+    this.url = url;
+    this.protocols = [].concat(protocols);
+    this.readyState = 0;
+    this.protocol = '';
+    this.onopen = this.onmessage = this.onclose = this.onerror = null;
+    this._peer = { dead: false, send: (text) => this._fromServer(text), close: (code, reason) => this._serverClose(code, reason) };
+    this._side = null;
+    setImmediate(() => {
+      if (this.readyState !== 0) return;
+      if (api.liveRefuse) return this._serverClose(1006, ''); // the upgrade never succeeds
+      this.readyState = 1;
+      this.protocol = 'exam-live';
+      this.onopen?.({});
+      this._side = api.liveConnect(new URL(url, 'ws://fake.local').pathname, this.protocols, this._peer);
+      return undefined;
+    });
+  }
+
+  send(text) {
+    if (this.readyState !== 1) throw new Error('InvalidStateError: not open');
+    if (this._peer.dead) return;
+    setImmediate(() => this._side?.message(String(text)));
+  }
+
+  close(code = 1005, reason = '') {
+    if (this.readyState >= 2) return;
+    this.readyState = 2;
+    setImmediate(() => {
+      this._side?.closed();
+      this._finish(code, reason);
+    });
+  }
+
+  _fromServer(text) {
+    setImmediate(() => {
+      if (this.readyState === 1 && !this._peer.dead) this.onmessage?.({ data: text });
+    });
+  }
+
+  _serverClose(code, reason) {
+    setImmediate(() => {
+      this._side?.closed();
+      this._finish(code, reason);
+    });
+  }
+
+  _finish(code, reason) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.({ code, reason, wasClean: code !== 1006 });
   }
 }

@@ -77,6 +77,7 @@ export function world({ serverSkewMs = 0, clientOptions = {} } = {}) {
     BroadcastChannel: null,
     window: null,
     heartbeatMs: 0,
+    WebSocket: null, // no live channel unless a test asks for one (api.WebSocket)
     ...clientOptions,
     ...extra,
   });

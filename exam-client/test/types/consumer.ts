@@ -1,10 +1,17 @@
 // Compile-only check that sdk/index.d.ts describes a usable API (npm run typecheck).
-import { ExamClient, ApiError, STATUS_MESSAGES, mergeDraft, type StatusEvent, type Paper, type LockReason } from '../../sdk/index.js';
+import { ExamClient, ApiError, STATUS_MESSAGES, mergeDraft, DEFAULT_LIVE, type StatusEvent, type Paper, type LockReason, type LiveEvent, type LiveState } from '../../sdk/index.js';
 
 async function main(): Promise<void> {
   const client = (await ExamClient.resume()) ?? (await ExamClient.start({ examId: 'e', candidateId: 'c', accessCode: 'x' }, { debounceMs: 1500, baseUrls: { answer: 'https://a' } }));
   const off = client.on('status', (s: StatusEvent) => console.log(s.state, s.message, s.pending));
   client.on('lock', ({ reason }: { reason: LockReason | null }) => console.log(reason));
+  client.on('live', (e: LiveEvent) => console.log(e.state, e.code, e.retryInMs));
+  const live: LiveState = client.liveState;
+  await ExamClient.start({ examId: 'e', candidateId: 'c', accessCode: 'x' }, { live: { pingMs: 10_000 }, WebSocket: null });
+  await ExamClient.start({ examId: 'e', candidateId: 'c', accessCode: 'x' }, { live: false, WebSocket: globalThis.WebSocket });
+  // @ts-expect-error the live state is one of five names
+  const wrong: LiveState = 'opened';
+  console.log(live, wrong, DEFAULT_LIVE.heartbeatMs);
   await client.setAnswer('q1', '4');
   await client.setAnswer('q2', ['2', '5']);
   await client.setAnswer('q3', true);

@@ -25,6 +25,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
 import org.examsuite.session.json.JsonText;
+import org.examsuite.session.proctoring.OnlineTracker;
 
 /**
  * {@code /api/v1/sessions/{sessionId}/live} (docs/api.md §3.7). Browsers cannot set
@@ -34,7 +35,9 @@ import org.examsuite.session.json.JsonText;
  * The token is checked by the same OIDC tenant as on REST, and must be for this session.
  * Then the server pushes the time ({@code TIME}, also on request) and every proctor command
  * ({@code EXTENDED}, {@code WARNING}, {@code FORCE_SUBMITTED}, {@code SUBMITTED},
- * {@code TAKEN_OVER}) with the same ids the heartbeat returns.
+ * {@code TAKEN_OVER}) with the same ids the heartbeat returns. Opening and the client's
+ * {@code TIME} pings count as being online, as a heartbeat does: the SDK's heartbeat slows
+ * down while its socket is open.
  */
 @WebSocket(path = "/api/v1/sessions/{sessionId}/live")
 public class LiveSocket {
@@ -56,6 +59,8 @@ public class LiveSocket {
     Clock clock;
     @Inject
     Vertx vertx;
+    @Inject
+    OnlineTracker online;
 
     @OnOpen
     public Uni<Void> open(WebSocketConnection connection) {
@@ -88,7 +93,7 @@ public class LiveSocket {
         }
         if ("TIME".equals(type)) {
             return sessions.require(connection.pathParam("sessionId"))
-                    .chain(row -> connection.sendText(time(row)));
+                    .chain(row -> seen(row).chain(() -> connection.sendText(time(row))));
         }
         return connection.sendText(error("UNKNOWN_MESSAGE"));
     }
@@ -116,9 +121,14 @@ public class LiveSocket {
                                     .chain(() -> connection.close(LiveHub.TAKEN_OVER));
                         }
                         hub.add(connection, sessionId, epoch);
-                        return connection.sendText(time(row));
+                        return seen(row).chain(() -> connection.sendText(time(row)));
                     });
                 });
+    }
+
+    /** The proctors' online count must not cost the candidate the time: a Redis failure is ignored. */
+    private Uni<Void> seen(SessionRow row) {
+        return online.seen(row.examId(), row.sessionId(), clock.millis()).onFailure().recoverWithNull();
     }
 
     private Uni<Void> reject(WebSocketConnection connection, CloseReason reason) {

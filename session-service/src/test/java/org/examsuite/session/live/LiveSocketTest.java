@@ -2,6 +2,7 @@ package org.examsuite.session.live;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.TestClock;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,6 +148,28 @@ class LiveSocketTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TAKEN_OVER\""));
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.closeCode != null);
         assertEquals(4409, recorder.closeCode);
+    }
+
+    /** The SDK's heartbeat slows down while its socket is open: the socket keeps it online. */
+    @Test
+    void openingAndTimePingsCountAsOnline() {
+        String examId = Fixtures.openExam(clock.instant());
+        Started s = Fixtures.startFresh(examId);
+        Recorder recorder = new Recorder();
+        WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
+        monitor(examId).body("online", equalTo(1));
+        clock.advance(Duration.ofSeconds(31));
+        monitor(examId).body("online", equalTo(0));
+        socket.sendText("{\"type\": \"TIME\"}", true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.messages.size() >= 2);
+        monitor(examId).body("online", equalTo(1));
+        socket.abort();
+        redis.key().del(RedisKeys.examOnline(examId));
+    }
+
+    private ValidatableResponse monitor(String examId) {
+        return given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then().statusCode(200);
     }
 
     @Test
