@@ -2,7 +2,7 @@
 /**
  * The reference exam page's own tiny server: serves page/ at / and sdk/ at /sdk/, and
  * reverse-proxies the public API to the four services exactly as the ingress routes it
- * (DESIGN.md §5), so the page and the API share one origin (no CORS, readable Date headers):
+ * (docs/api.md §2), so the page and the API share one origin (no CORS, readable Date headers):
  *
  *   /api/v1/exams|sessions|audit      → session-service     (EXAM_SESSION_URL,    http://127.0.0.1:8081)
  *   /api/v1/answers                   → answer-service      (EXAM_ANSWER_URL,     http://127.0.0.1:8082)

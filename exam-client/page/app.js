@@ -55,6 +55,12 @@ function show(section) {
   document.body.dataset.view = section;
 }
 
+/** A proctor paused the session or its exam: the timer stands still (the SDK's remainingMs), answers still save. */
+function showPaused(paused) {
+  $('paused').hidden = !paused;
+  document.body.dataset.paused = paused ? 'true' : 'false';
+}
+
 function showAlert(text, action) {
   $('alert').hidden = !text;
   $('alert-text').textContent = text || '';
@@ -351,6 +357,10 @@ async function openExam(c) {
   });
   c.on('submitted', (paper) => showDone(paper));
   c.on('live', ({ state }) => showLive(state));
+  c.on('pause', ({ paused }) => {
+    showPaused(paused);
+    $('announce').textContent = paused ? 'The exam is paused. Your time is stopped.' : 'The exam has resumed.';
+  });
   c.on('command', (command) => {
     if (command?.type === 'WARNING' && command.message) showAlert(`Message from the invigilator: ${String(command.message)}`);
     if (command?.type === 'EXTENDED') $('announce').textContent = 'Your time has been extended.';
@@ -362,6 +372,7 @@ async function openExam(c) {
   renderQuestions();
   show('exam');
   showLive(c.liveState);
+  showPaused(c.isPaused());
   onStatus(c.status);
   applyLock();
   c.startProctoring();

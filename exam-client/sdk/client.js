@@ -266,7 +266,14 @@ export class ExamClient {
   /** Milliseconds left by the server's clock (never below 0), or null without a deadline. */
   remainingMs() {
     if (this.session.deadlineMs == null) return null;
+    // Paused by a proctor: the time left stands still; the deadline moves when the exam resumes.
+    if (this.isPaused() && Number.isFinite(this.session.pausedRemainingMs)) return this.session.pausedRemainingMs;
     return Math.max(0, this.session.deadlineMs - this.clock.now());
+  }
+
+  /** True while a proctor has paused the session (or its exam): the clock stands still, answers are still saved. */
+  isPaused() {
+    return this.session.status === 'PAUSED';
   }
 
   /**
@@ -281,7 +288,7 @@ export class ExamClient {
     if (state === 'submitting') return 'submitting';
     if (state === 'failed-final') return 'submit-failed';
     if (this.session.closed) return 'closed';
-    if (this.session.deadlineMs != null && this.clock.now() >= this.session.deadlineMs) return 'deadline';
+    if (!this.isPaused() && this.session.deadlineMs != null && this.clock.now() >= this.session.deadlineMs) return 'deadline';
     return null;
   }
 
@@ -758,10 +765,13 @@ export class ExamClient {
   async _applySessionInfo(body, { lastCommandId } = {}) {
     const deadline = deadlineFrom(body);
     const wasEditing = this.state === 'editing'; // read before the update below makes it 'submitted'
+    const wasPaused = this.isPaused();
     await this._updateSession((s) => {
       if (lastCommandId !== undefined) s.lastCommandId = Math.max(s.lastCommandId || 0, lastCommandId);
       if (deadline != null) s.deadlineMs = deadline;
       if (body.status) s.status = body.status;
+      if (body.status === 'PAUSED' && Number.isFinite(body.remainingMs)) s.pausedRemainingMs = body.remainingMs;
+      if (body.status && body.status !== 'PAUSED') delete s.pausedRemainingMs;
       if (body.paperId) s.paperId = body.paperId;
       if (typeof body.token === 'string' && body.token) {
         s.token = body.token;
@@ -770,6 +780,7 @@ export class ExamClient {
       s.clockOffsetMs = this.clock.offsetMs;
     });
     this._scheduleDeadline();
+    if (this.isPaused() !== wasPaused) this._emit('pause', { paused: this.isPaused(), remainingMs: this.remainingMs() });
     if (body.status === 'SUBMITTED' && wasEditing) {
       // Auto-submitted at deadline + grace, or by a proctor: the paper exists.
       this._stopLive();
@@ -908,6 +919,10 @@ export class ExamClient {
 
   _scheduleDeadline() {
     if (this._closed || this.session.deadlineMs == null) return;
+    if (this.isPaused()) {
+      this._cancelTimer('deadline'); // no deadline while paused: resume brings the moved one
+      return;
+    }
     const remaining = this.session.deadlineMs - this.clock.now();
     if (remaining > 0) {
       this._deadlineFired = false;
@@ -1011,6 +1026,8 @@ export class ExamClient {
       if (Number.isInteger(command.deviceEpoch) && command.deviceEpoch > this.session.deviceEpoch) await this._takenOver();
     } else if (command?.type === 'EXTENDED' && command.deadline) {
       await this._applySessionInfo({ deadline: command.deadline });
+    } else if (command?.type === 'PAUSED' || command?.type === 'RESUMED') {
+      await this._applySessionInfo({ status: command.type === 'PAUSED' ? 'PAUSED' : 'IN_PROGRESS', deadline: command.deadline, remainingMs: command.remainingMs });
     } else if ((command?.type === 'SUBMITTED' || command?.type === 'FORCE_SUBMITTED') && command.paperId) {
       await this._applySessionInfo({ status: 'SUBMITTED', paperId: command.paperId });
     }

@@ -5,7 +5,7 @@
 import { ApiError, ClientCodes } from './errors.js';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 
-/** Paths per service (DESIGN.md §4.2); the base URL of each is configurable. */
+/** Paths per service (docs/api.md §2, §4.2); the base URL of each is configurable. */
 export const SERVICES = Object.freeze(['session', 'answer', 'submission', 'grading']);
 
 /**

@@ -1,4 +1,4 @@
-// Typed surface of the Exam Suite browser SDK (sdk/index.js). Contract: DESIGN.md §3–4.
+// Typed surface of the Exam Suite browser SDK (sdk/index.js). Contract: docs/api.md §3–4.
 
 export type QuestionType = 'SINGLE' | 'MULTIPLE' | 'TRUE_FALSE' | 'FILL' | 'NUMERIC' | 'ESSAY';
 
@@ -21,7 +21,7 @@ export interface Credentials {
   accessCode: string;
 }
 
-/** Final sheet / draft shape: `{q: {value, version}}` (DESIGN.md §3.4). */
+/** Final sheet / draft shape: `{q: {value, version}}` (docs/api.md §3.4). */
 export type AnswerSheet = Record<string, { value: AnswerValue; version: number }>;
 
 export interface Paper {
@@ -173,13 +173,16 @@ export interface ExamClientEvents {
   stale: Array<{ questionId: string; heldVersion: number }>;
   rejected: { questionId: string; error: ErrorInfo };
   /**
-   * Proctor commands, by socket or heartbeat, each id once: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED', at, ...}.
-   * EXTENDED moves the deadline, SUBMITTED/FORCE_SUBMITTED end editing, a TAKEN_OVER with a higher epoch locks this device, before the event.
+   * Proctor commands, by socket or heartbeat, each id once: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED'|'PAUSED'|'RESUMED', at, ...}.
+   * EXTENDED moves the deadline, SUBMITTED/FORCE_SUBMITTED end editing, a TAKEN_OVER with a higher epoch locks this device,
+   * PAUSED stops the clock and RESUMED restarts it with the moved deadline, before the event.
    */
   command: { id?: number; type?: string; at?: string; message?: string; [k: string]: unknown };
   heartbeat: Record<string, unknown>;
   /** The live channel's state changed. */
   live: LiveEvent;
+  /** A proctor paused or resumed the session (or its exam): the clock stands still while paused; answers are still saved. */
+  pause: { paused: boolean; remainingMs: number | null };
   warning: unknown;
 }
 
@@ -207,6 +210,8 @@ export declare class ExamClient {
   serverNow(): number;
   /** Milliseconds to the server's deadline by the server's clock; null without a deadline. */
   remainingMs(): number | null;
+  /** True while a proctor has paused the session or its exam (status PAUSED). */
+  isPaused(): boolean;
   lockReason(): LockReason | null;
   isEditable(): boolean;
 

@@ -1,5 +1,5 @@
 /**
- * The live channel (DESIGN.md §4.2): one WebSocket per session to
+ * The live channel (docs/api.md §3.7): one WebSocket per session to
  * /api/v1/sessions/{id}/live, over which the server pushes the time and proctor commands.
  * This module only keeps the socket alive; ExamClient decides what a message means.
  *

@@ -1,5 +1,5 @@
 /**
- * Merging this device's draft with the server's, per question, by stamp (DESIGN.md §3.3):
+ * Merging this device's draft with the server's, per question, by stamp (docs/api.md §3.3):
  * a stamp is (deviceEpoch, version) compared lexicographically.
  *
  * The server's GET gives {value, version} per question and the stamps' epochs beside them

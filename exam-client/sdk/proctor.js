@@ -1,6 +1,6 @@
 /**
  * Browser signals a proctor wants to see. Only the transitions that matter are reported
- * (hidden, focus lost, fullscreen left, paste); the event names follow DESIGN.md §4.2.
+ * (hidden, focus lost, fullscreen left, paste); the event names follow docs/api.md §3.8.
  */
 export const PROCTOR_EVENTS = Object.freeze({
   TAB_HIDDEN: 'TAB_HIDDEN',

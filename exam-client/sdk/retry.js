@@ -1,5 +1,5 @@
 /**
- * What may be retried and when. DESIGN.md §3.3: clients retry only what can succeed later
+ * What may be retried and when. docs/api.md §3.3: clients retry only what can succeed later
  * (network errors, timeouts, 5xx, 409 REQUEST_IN_PROGRESS, 429) honouring Retry-After, with
  * capped exponential backoff and full jitter; every other 4xx is final.
  */

@@ -1,5 +1,5 @@
 /**
- * Client-side checks of an answer value against its question (DESIGN.md §4 "Answer
+ * Client-side checks of an answer value against its question (docs/api.md §4.4 "Answer
  * values"), so that a typo in a page never turns into a 400 that blocks a whole batch.
  * The server checks again; this is a courtesy, not the rule.
  */

@@ -354,3 +354,34 @@ test('liveUrl: ws or wss, same origin or the session service\'s base', () => {
   assert.equal(liveUrl('', 's 1', 'https://exam.example/page/'), 'wss://exam.example/api/v1/sessions/s%201/live');
   assert.equal(liveUrl('http://127.0.0.1:8081', 's1', 'https://exam.example/'), 'ws://127.0.0.1:8081/api/v1/sessions/s1/live');
 });
+
+test('PAUSED stops the clock (no deadline lock, answers still saved) and RESUMED runs it again with the moved deadline', async () => {
+  w = world();
+  const { c, commands } = await liveClient();
+  await until(() => c.liveState === 'open', 'socket open');
+  const pauses = [];
+  c.on('pause', (e) => pauses.push(e.paused));
+  const left = c.remainingMs();
+  const held = w.api.sessions.get(c.sessionId); // the server pauses the session (heartbeats and TIME then say so)
+  held.status = 'PAUSED';
+  held.pausedAtMs = w.api.now();
+  w.api.pushCommand(c.sessionId, { type: 'PAUSED', pausedAt: new Date(held.pausedAtMs).toISOString(), deadline: new Date(c.deadline).toISOString(), remainingMs: left });
+  await settle();
+  assert.equal(c.isPaused(), true);
+  await w.timers.advance(left + 60_000); // past the deadline as it was before the pause
+  assert.equal(c.remainingMs(), left, 'the time left stood still');
+  assert.equal(c.isEditable(), true, 'no deadline lock while paused');
+  await c.setAnswer('q4', 'Paris');
+  await w.timers.advance(5_000);
+  assert.equal(c.pendingCount(), 0, 'answers are still saved while paused');
+  const moved = c.deadline + (w.api.now() - held.pausedAtMs);
+  held.status = 'IN_PROGRESS';
+  held.deadlineMs = moved;
+  w.api.pushCommand(c.sessionId, { type: 'RESUMED', deadline: new Date(moved).toISOString(), remainingMs: left });
+  await settle();
+  assert.equal(c.isPaused(), false);
+  assert.equal(c.deadline, moved);
+  assert.ok(c.remainingMs() <= left && c.remainingMs() > left - 1_000, 'the clock runs again from where it stopped');
+  assert.deepEqual(pauses, [true, false]);
+  assert.deepEqual(commands.map((x) => x.type), ['PAUSED', 'RESUMED']);
+});

@@ -81,7 +81,7 @@ export async function signIn(page, baseUrl, { examId, candidateId, accessCode })
   await page.waitForFunction(() => document.body.dataset.ready === 'exam', null, { timeout: 30_000 });
 }
 
-/** Answer the six sample question types (ids q1..q6, as in DESIGN.md §4). */
+/** Answer the six sample question types (ids q1..q6, as in docs/api.md §4.2). */
 export async function answerAll(page, round) {
   await question(page, 'q1').getByLabel(round === 1 ? '3' : '4').check();
   await question(page, 'q2').getByLabel('2', { exact: true }).check();

@@ -1,6 +1,6 @@
 /**
  * FAKE exam API — an in-memory imitation of the suite's public HTTP contract
- * (DESIGN.md §3–4: sessions, answers, submissions), used ONLY by the SDK's unit tests and
+ * (docs/api.md §3–4: sessions, answers, submissions), used ONLY by the SDK's unit tests and
  * by the page-rendering end-to-end tests. It is not the suite and proves nothing about the
  * real services; e2e/suite.e2e.test.mjs runs against those.
  *
@@ -219,7 +219,7 @@ export class FakeExamApi {
       type: 'TIME',
       serverTime: new Date(now).toISOString(),
       deadline: new Date(s.deadlineMs).toISOString(),
-      remainingMs: s.status === 'SUBMITTED' ? 0 : Math.max(0, s.deadlineMs - now),
+      remainingMs: remaining(s, now),
       status: s.status,
       deviceEpoch: s.epoch,
     };
@@ -314,7 +314,7 @@ export class FakeExamApi {
       status: s.status,
       deadline: new Date(s.deadlineMs).toISOString(),
       serverTime: new Date(this.now()).toISOString(),
-      remainingMs: Math.max(0, s.deadlineMs - this.now()),
+      remainingMs: remaining(s, this.now()),
       paperId: s.paperId,
     });
   }
@@ -336,7 +336,7 @@ export class FakeExamApi {
   patch(s, claims, body) {
     const exam = this.exams.get(s.examId);
     const draft = this.drafts.get(s.sessionId);
-    if (s.status === 'SUBMITTED' || this.now() > s.deadlineMs + s.graceMs) return problem(409, 'SESSION_CLOSED', 'closed');
+    if (s.status === 'SUBMITTED' || (s.status !== 'PAUSED' && this.now() > s.deadlineMs + s.graceMs)) return problem(409, 'SESSION_CLOSED', 'closed'); // paused: taken whatever the deadline
     if (claims.epoch < s.epoch) return problem(409, 'SESSION_TAKEN_OVER', 'newer device');
     const version = body?.version;
     if (!Number.isInteger(version) || version < 1) return problem(400, 'VALIDATION_FAILED', 'version');
@@ -504,4 +504,10 @@ export class FakeWebSocket {
     this.readyState = 3;
     this.onclose?.({ code, reason, wasClean: code !== 1006 });
   }
+}
+
+/** As session-service: none once submitted; standing still at pausedAtMs while PAUSED. */
+function remaining(s, now) {
+  if (s.status === 'SUBMITTED') return 0;
+  return Math.max(0, s.deadlineMs - (s.status === 'PAUSED' && s.pausedAtMs ? s.pausedAtMs : now));
 }

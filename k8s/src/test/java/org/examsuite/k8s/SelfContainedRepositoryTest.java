@@ -1,6 +1,5 @@
 package org.examsuite.k8s;
 
-import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,24 +24,6 @@ import org.junit.jupiter.api.Test;
  * the repository that exists. A user who clones it gets everything the files point to.
  */
 class SelfContainedRepositoryTest {
-
-    /**
-     * Files that still refer to the design document outside the repository, exempted only
-     * while exam-client is being edited in another change (issue 22, the SDK). Remove each entry
-     * when its file points to docs/api.md instead; the test fails on an entry that no longer
-     * needs exempting, so this list can only shrink, to empty.
-     */
-    static final Set<String> EXAM_CLIENT_NOT_YET_FIXED = Set.of(
-            "exam-client/README.md",
-            "exam-client/e2e/support/scenario.mjs",
-            "exam-client/sdk/http.js",
-            "exam-client/sdk/index.d.ts",
-            "exam-client/sdk/merge.js",
-            "exam-client/sdk/proctor.js",
-            "exam-client/sdk/retry.js",
-            "exam-client/sdk/validate.js",
-            "exam-client/server.mjs",
-            "exam-client/test/support/fake-api.mjs");
 
     /**
      * What points outside: the sibling directory the design lived in, the design document and
@@ -70,7 +50,6 @@ class SelfContainedRepositoryTest {
     @Test
     void noFileRefersToDocumentsOutsideTheRepository() {
         List<String> found = new ArrayList<>();
-        Set<String> stillReferring = new TreeSet<>();
         for (String file : files()) {
             String text = text(file);
             if (text == null) {
@@ -80,21 +59,12 @@ class SelfContainedRepositoryTest {
             for (int i = 0; i < lines.length; i++) {
                 Matcher m = OUTSIDE.matcher(lines[i]);
                 if (m.find()) {
-                    if (EXAM_CLIENT_NOT_YET_FIXED.contains(file)) {
-                        stillReferring.add(file);
-                    } else {
-                        found.add(file + ":" + (i + 1) + ": " + lines[i].strip());
-                    }
+                    found.add(file + ":" + (i + 1) + ": " + lines[i].strip());
                 }
             }
         }
-        Set<String> stale = new TreeSet<>(EXAM_CLIENT_NOT_YET_FIXED);
-        stale.removeAll(stillReferring);
-        assertAll(
-                () -> assertEquals(List.of(), found, "files that refer to documents outside the repository (point to "
-                        + "docs/api.md §N, docs/ARCHITECTURE.md or another file of the repository instead)"),
-                () -> assertEquals(Set.of(), stale, "exempted files that no longer refer outside (or are gone): remove "
-                        + "them from EXAM_CLIENT_NOT_YET_FIXED"));
+        assertEquals(List.of(), found, "files that refer to documents outside the repository (point to "
+                + "docs/api.md §N, docs/ARCHITECTURE.md or another file of the repository instead)");
     }
 
     @Test

@@ -66,6 +66,7 @@ public class Flagger {
         this.rules = rules;
         this.registry = registry;
         this.clock = clock;
+        rules.rules().keySet().forEach(this::counter); // every rule's series exists from the start, at 0
     }
 
     @Scheduled(every = "${exam.proctoring.flags.poll-interval:500ms}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
