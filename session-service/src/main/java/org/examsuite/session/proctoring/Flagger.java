@@ -21,6 +21,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.examsuite.common.redis.LuaScript;
@@ -53,7 +54,7 @@ public class Flagger {
     private final FlagRules rules;
     private final MeterRegistry registry;
     private final Clock clock;
-    private volatile List<String> examIds = List.of();
+    private volatile Set<String> examIds = Set.of();
     private volatile Instant examsReadAt = Instant.EPOCH;
 
     Flagger(ReactiveRedisDataSource redisData, RedisAPI redis, ExamStore exams, Pool pool, FlagRules rules,
@@ -82,14 +83,30 @@ public class Flagger {
                 .collect().asList().map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
     }
 
-    private Uni<List<String>> currentExams() {
+    /**
+     * An exam whose events this replica just took: read from the next round on, not only after
+     * the next refresh of the list (a new exam's first flags would wait for it).
+     */
+    public void watch(String examId) {
+        if (!examIds.contains(examId)) {
+            Set<String> more = ConcurrentHashMap.newKeySet();
+            more.addAll(examIds);
+            more.add(examId);
+            examIds = more;
+        }
+    }
+
+    private Uni<Set<String>> currentExams() {
         Instant now = clock.instant();
         if (Duration.between(examsReadAt, now).compareTo(rules.examsRefresh()) < 0) {
             return Uni.createFrom().item(examIds);
         }
-        return exams.activeIds(pool, now, AFTER_CLOSE).invoke(ids -> {
-            examIds = ids;
+        return exams.activeIds(pool, now, AFTER_CLOSE).map(ids -> {
+            Set<String> read = ConcurrentHashMap.newKeySet();
+            read.addAll(ids);
+            examIds = read;
             examsReadAt = now;
+            return read;
         });
     }
 

@@ -45,6 +45,8 @@ public class ProctoringService {
     @Inject
     FlagStore flags;
     @Inject
+    Flagger flagger;
+    @Inject
     EventStore events;
     @Inject
     CommandStore commands;
@@ -66,6 +68,7 @@ public class ProctoringService {
         List<EventStore.Event> batch = clientEvents.stream()
                 .map(e -> new EventStore.Event(e.eventId(), e.type(), e.at(), e.detail())).toList();
         return sessions.require(sessionId)
+                .invoke(row -> flagger.watch(row.examId()))
                 .chain(row -> events.append(row.examId(), sessionId, row.candidateId(), now, "client", batch))
                 .map(added -> new EventsAccepted(added, batch.size() - added));
     }
