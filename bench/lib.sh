@@ -62,3 +62,56 @@ ensure_database() { # host user name
   psql -h "$1" -U "$2" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$3'" | grep -q 1 \
     || psql -h "$1" -U "$2" -d postgres -qc "CREATE DATABASE $3"
 }
+
+# A session-service of the benchmark's own: throw-away keys in $WORK (candidate, operator,
+# service), database DB_NAME, Redis db REDIS_DB, on BENCH_PORT, with JAVA_OPTS. Sets SERVICE_PID
+# and URL; returns once it is ready (exits with its log if it is not).
+bench_session_service() {
+  rsa_key_pairs "$WORK" candidate operator service
+  ensure_database "$DB_HOST" "$DB_USER" "$DB_NAME"
+  URL="http://127.0.0.1:$BENCH_PORT"
+  EXAM_HTTP_PORT="$BENCH_PORT" EXAM_DB_NAME="$DB_NAME" \
+  EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
+  EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" \
+  EXAM_CANDIDATE_PRIVATE_KEY="$(grep -v -- '-----' "$WORK/candidate.key" | tr -d '\n')" \
+  EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
+  EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
+  EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
+  QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
+    java $JAVA_OPTS -Dexam.service=session-service -jar "$JAR" >"$WORK/service.log" 2>&1 &
+  SERVICE_PID=$!
+  local _
+  for _ in $(seq 1 120); do
+    curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && return 0
+    kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
+    sleep 1
+  done
+  echo "session-service did not get ready"
+  tail -50 "$WORK/service.log"
+  exit 1
+}
+
+# Stops the benchmark's session-service and deletes the seeded exam's rows and Redis keys
+# (Seed.java wrote the exam id to $WORK/sessions.txt.exam), then $WORK.
+bench_session_cleanup() {
+  if [ -n "${SERVICE_PID:-}" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
+  if [ -s "$WORK/sessions.txt.exam" ]; then
+    local exam
+    exam="$(cat "$WORK/sessions.txt.exam")"
+    psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -q >/dev/null 2>&1 <<SQL || true
+DELETE FROM exam_session.extension WHERE session_id IN (SELECT session_id FROM exam_session.session WHERE exam_id = '$exam');
+DELETE FROM exam_session.session WHERE exam_id = '$exam';
+DELETE FROM exam_session.candidate WHERE exam_id = '$exam';
+DELETE FROM exam_session.audit_entry WHERE exam_id = '$exam';
+DELETE FROM exam_session.exam WHERE exam_id = '$exam';
+SQL
+    if command -v redis-cli >/dev/null; then
+      # one scan of the db, kept to the keys naming this run's exam or one of its sessions
+      echo "$exam" >"$WORK/ids.txt"
+      [ -s "$WORK/sessions.txt" ] && awk '{print "{" $1 "}"}' "$WORK/sessions.txt" >>"$WORK/ids.txt"
+      redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan | grep -F -f "$WORK/ids.txt" \
+        | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null || true
+    fi
+  fi
+  rm -rf "$WORK"
+}

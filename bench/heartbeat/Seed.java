@@ -2,7 +2,8 @@
 // an operator creates an exam open now, enrolls N candidates and each candidate starts a
 // session. JDK only, run as a single-file program:
 //   java Seed.java <base-url> <sessions> <operator-private-key.pem> <out-file>
-// Writes "<sessionId> <candidate token>" lines to <out-file> and the exam id to <out-file>.exam.
+// Writes "<sessionId> <candidate token>" lines to <out-file>, the exam id to <out-file>.exam and
+// the operator token to <out-file>.operator (the live benchmark's commands).
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,6 +47,7 @@ public class Seed {
                 + "\"prompt\":\"Discuss.\",\"points\":1}]}";
         String examId = field(call("POST", base + "/api/v1/exams", exam, operator, 201), "examId");
         Files.writeString(Path.of(out + ".exam"), examId + "\n");
+        Files.writeString(Path.of(out + ".operator"), operator + "\n");
 
         List<String[]> enrolled = new ArrayList<>(); // candidateId, accessCode
         String prefix = "hb-" + UUID.randomUUID().toString().substring(0, 8) + "-";

@@ -13,7 +13,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs, bench_start, ensure_database
+. "$HERE/../lib.sh" # field, cpu_snapshot, bench_start, bench_session_service, bench_session_cleanup
 SESSIONS="${SESSIONS:-2000}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
 DURATION="${DURATION:-30}"
@@ -30,7 +30,6 @@ JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
 # ./exam up's flags for session-service (./exam bench passes them as JAVA_OPTS_SESSION).
 JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-URL="http://127.0.0.1:$BENCH_PORT"
 
 bench_start heartbeat-bench wrk openssl psql
 ulimit -n 65536 2>/dev/null || true
@@ -38,51 +37,8 @@ if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl session-service -am package -DskipTests)
 fi
 
-rsa_key_pairs "$WORK" candidate operator service
-
-ensure_database "$DB_HOST" "$DB_USER" "$DB_NAME"
-
-SERVICE_PID=""
-cleanup() {
-  if [ -n "$SERVICE_PID" ]; then kill "$SERVICE_PID" 2>/dev/null || true; wait "$SERVICE_PID" 2>/dev/null || true; fi
-  # This run's exam only: its sessions, candidates and proctoring rows, and its Redis keys.
-  if [ -s "$WORK/sessions.txt.exam" ]; then
-    exam="$(cat "$WORK/sessions.txt.exam")"
-    psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -q >/dev/null 2>&1 <<SQL || true
-DELETE FROM exam_session.extension WHERE session_id IN (SELECT session_id FROM exam_session.session WHERE exam_id = '$exam');
-DELETE FROM exam_session.session WHERE exam_id = '$exam';
-DELETE FROM exam_session.candidate WHERE exam_id = '$exam';
-DELETE FROM exam_session.audit_entry WHERE exam_id = '$exam';
-DELETE FROM exam_session.exam WHERE exam_id = '$exam';
-SQL
-    if command -v redis-cli >/dev/null; then
-      # one scan of the db, kept to the keys naming this run's exam or one of its sessions
-      echo "$exam" >"$WORK/ids.txt"
-      [ -s "$WORK/sessions.txt" ] && awk '{print "{" $1 "}"}' "$WORK/sessions.txt" >>"$WORK/ids.txt"
-      redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan | grep -F -f "$WORK/ids.txt" \
-        | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null || true
-    fi
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-EXAM_HTTP_PORT="$BENCH_PORT" EXAM_DB_NAME="$DB_NAME" \
-EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
-EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" \
-EXAM_CANDIDATE_PRIVATE_KEY="$(grep -v -- '-----' "$WORK/candidate.key" | tr -d '\n')" \
-EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
-EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
-EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
-QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java $JAVA_OPTS -Dexam.service=session-service -jar "$JAR" >"$WORK/service.log" 2>&1 &
-SERVICE_PID=$!
-for _ in $(seq 1 120); do
-  curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && break
-  kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
-  sleep 1
-done
-curl -sf "$URL/q/health/ready" >/dev/null || { echo "session-service did not get ready"; tail -50 "$WORK/service.log"; exit 1; }
+trap bench_session_cleanup EXIT
+bench_session_service
 
 java "$HERE/Seed.java" "$URL" "$SESSIONS" "$WORK/operator.key" "$WORK/sessions.txt"
 export BENCH_SESSIONS="$WORK/sessions.txt"

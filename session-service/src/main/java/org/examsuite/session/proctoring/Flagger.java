@@ -70,7 +70,7 @@ public class Flagger {
         rules.rules().keySet().forEach(this::counter); // every rule's series exists from the start, at 0
     }
 
-    @Scheduled(every = "${exam.proctoring.flags.poll-interval:500ms}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${exam.proctoring.flags.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> poll() {
         return runOnce(consumer).onFailure().invoke(e -> LOG.debugf("proctoring rules round failed: %s", e))
                 .onFailure().recoverWithNull().replaceWithVoid();
