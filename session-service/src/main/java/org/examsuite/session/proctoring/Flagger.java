@@ -112,12 +112,13 @@ public class Flagger {
 
     private Uni<Integer> exam(String examId, String consumerName) {
         String key = RedisKeys.examEvents(examId);
-        Uni<List<StreamMessage<String, String, String>>> read = streams
-                .xreadgroup(GROUP, consumerName, key, ">", new XReadGroupArgs().count(rules.batch()))
+        XReadGroupArgs batch = new XReadGroupArgs().count(rules.batch());
+        // The exam's first round makes its group (from the stream's start) and reads at once.
+        Uni<List<StreamMessage<String, String, String>>> read = streams.xreadgroup(GROUP, consumerName, key, ">", batch)
                 .onFailure(e -> String.valueOf(e.getMessage()).contains("NOGROUP"))
                 .recoverWithUni(() -> streams.xgroupCreate(key, GROUP, "0", new XGroupCreateArgs().mkstream())
                         .onFailure(e -> String.valueOf(e.getMessage()).contains("BUSYGROUP")).recoverWithNull()
-                        .replaceWith(List.of()));
+                        .chain(() -> streams.xreadgroup(GROUP, consumerName, key, ">", batch)));
         Uni<List<StreamMessage<String, String, String>>> claimed = streams
                 .xautoclaim(key, GROUP, consumerName, rules.claimIdle(), "0", rules.batch())
                 .map(result -> result == null ? List.<StreamMessage<String, String, String>>of() : result.getMessages())

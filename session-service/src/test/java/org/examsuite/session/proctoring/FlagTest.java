@@ -84,6 +84,21 @@ class FlagTest {
     }
 
     @Test
+    void eventsProcessedNewestFirstFlagAsWellAsInOrder() {
+        String examId = Fixtures.openExam(Instant.now());
+        Started s = Fixtures.startFresh(examId);
+        Instant first = Instant.now().minus(Duration.ofMinutes(3));
+        // a device's outbox sends in any order: here the newest first, one event per batch
+        for (int i = 9; i >= 0; i--) {
+            focusLost(s, first.plus(Duration.ofSeconds(i)), Duration.ZERO, 1, "r" + i + "-");
+        }
+        flagger.runOnce("replica-a").await().indefinitely();
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then().statusCode(200)
+                .body("flagged[0].sessionId", equalTo(s.sessionId()))
+                .body("flagged[0].flags[0].events", hasSize(10));
+    }
+
+    @Test
     void focusLossesSpreadWiderThanTheWindowRaiseNothing() {
         String examId = Fixtures.openExam(Instant.now());
         Started s = Fixtures.startFresh(examId);
