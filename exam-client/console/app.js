@@ -355,7 +355,7 @@ function createRow(s) {
     submit: el('button', { type: 'button', text: 'Force submit', className: 'danger', 'aria-label': label('Force-submit') }),
   };
   cells.actions.className = 'actions';
-  cells.actions.append(...Object.values(buttons));
+  cells.actions.append(el('div', {}, Object.values(buttons))); // the cell stays a table cell; its content is the flex box
   const row = { tr, cells, buttons, data: s };
   buttons.warn.addEventListener('click', () => actWarn(row.data));
   buttons.extend.addEventListener('click', () => actExtend(row.data));
