@@ -249,3 +249,19 @@ test('console: a roster of 250 sessions pages by 100 with the keyboard, filters 
   const audit = await operator('GET', `/api/v1/audit?sessionId=${sessions[11].sessionId}`);
   assert.deepEqual(audit.entries.map((e) => e.action), ['session.paused']);
 });
+
+test('console: signing out forgets the token; a candidate token or a non-token is refused at sign-in', { skip }, async () => {
+  await proctor.getByRole('button', { name: 'Sign out' }).click();
+  await proctor.getByRole('heading', { name: 'Sign in with an operator token' }).waitFor();
+  assert.equal(await proctor.evaluate(() => sessionStorage.length), 0);
+  const box = proctor.getByRole('textbox', { name: 'Operator token' });
+  await box.fill('not a token');
+  await proctor.getByRole('button', { name: 'Sign in' }).click();
+  await proctor.getByRole('alert').filter({ hasText: 'does not look like a token' }).waitFor();
+  const candidateToken = await exam.candidates[0].page.evaluate(() => window.examClient.session.token);
+  await box.fill(candidateToken);
+  await proctor.getByRole('button', { name: 'Sign in' }).click();
+  await proctor.getByRole('alert').filter({ hasText: 'not an operator token' }).waitFor();
+  assert.equal(await proctor.evaluate(() => sessionStorage.length), 0);
+  assert.equal(await proctor.locator('#exams').isVisible(), false);
+});
