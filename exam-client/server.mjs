@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The reference exam page's own tiny server: serves page/ at / and sdk/ at /sdk/, and
+ * The reference exam page's own tiny server: serves page/ at /, sdk/ at /sdk/ and the proctor
+ * console (console/) at /console/, and
  * reverse-proxies the public API to the four services exactly as the ingress routes it
  * (docs/api.md §2), so the page and the API share one origin (no CORS, readable Date headers):
  *
@@ -84,6 +85,9 @@ function staticFile(root, urlPath) {
   if (decoded === '/sdk' || decoded.startsWith('/sdk/')) {
     base = path.join(root, 'sdk');
     rel = decoded.slice(4);
+  } else if (decoded.startsWith('/console/')) {
+    base = path.join(root, 'console');
+    rel = decoded.slice(8);
   }
   if (rel === '' || rel.endsWith('/')) rel += 'index.html';
   const file = path.resolve(base, `.${path.posix.normalize(`/${rel}`)}`);
@@ -133,6 +137,11 @@ export function createExamClientServer({ upstreams = upstreamsFromEnv(), root = 
     }
     if (url.pathname.startsWith('/internal') || url.pathname.startsWith('/q/')) return problem(res, 404, 'NOT_FOUND', 'not routed');
     if (req.method !== 'GET' && req.method !== 'HEAD') return problem(res, 405, 'METHOD_NOT_ALLOWED', req.method);
+    // the console's pages use absolute paths, but a typed "/console" should still land there
+    if (url.pathname === '/console') {
+      res.writeHead(308, { location: '/console/', ...SECURITY_HEADERS });
+      return res.end();
+    }
     const file = staticFile(root, url.pathname);
     let info = null;
     if (file) info = await stat(file).catch(() => null);

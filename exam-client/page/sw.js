@@ -3,6 +3,8 @@
  * network still gets the exam back (the answers come from IndexedDB). Network first
  * (a redeploy is picked up at once), this cache when the network fails. Never touches
  * /api/: answers and submissions go straight to the network, under the SDK's control.
+ * Nor /console/: the proctor console is not part of the exam page and must never be served
+ * from the candidate's offline copy.
  */
 const CACHE = 'exam-page-v2';
 const SHELL = [
@@ -25,7 +27,7 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/console/')) return;
   event.respondWith(
     fetch(event.request)
       .then((response) => {

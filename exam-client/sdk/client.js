@@ -1152,7 +1152,11 @@ export class ExamClient {
     if (this._eventsFlushing || this._readOnly || this._authRequired) return;
     this._eventsFlushing = true;
     try {
-      const pending = (await this._store.getEvents(this.sessionId)).slice(0, 100);
+      // oldest first: IndexedDB returns them by eventId (random), and the server's rules count
+      // an event against those up to its own time, so a newer one sent first hides a flag
+      const pending = (await this._store.getEvents(this.sessionId))
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+        .slice(0, 100);
       if (!pending.length) return;
       const events = pending.map(({ eventId, type, at, detail }) => (detail === undefined ? { eventId, type, at } : { eventId, type, at, detail }));
       try {

@@ -84,3 +84,21 @@ test('static files: the page and the SDK, with a strict CSP; nothing outside the
     assert.equal(res.status, 404, probe);
   }
 });
+
+test('the proctor console is served at /console/ with the same CSP; /console redirects; nothing outside console/', async () => {
+  const page = await fetch(`${base}/console/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type'), /text\/html/);
+  assert.match(page.headers.get('content-security-policy'), /script-src 'self'/);
+  assert.match(await page.text(), /Operator token/);
+  const app = await fetch(`${base}/console/app.js`);
+  assert.equal(app.status, 200);
+  assert.match(app.headers.get('content-type'), /javascript/);
+  const bare = await fetch(`${base}/console`, { redirect: 'manual' });
+  assert.equal(bare.status, 308);
+  assert.equal(bare.headers.get('location'), '/console/');
+  for (const probe of ['/console/../server.mjs', '/console/%2e%2e/server.mjs', '/console/%2e%2e%2fpackage.json']) {
+    const res = await fetch(`${base}${probe}`);
+    assert.equal(res.status, 404, probe);
+  }
+});

@@ -91,6 +91,20 @@ test('proctoring events carry client event ids and are resent until accepted', a
   assert.equal((await c._store.getEvents(c.sessionId)).length, 0, 'outbox emptied');
 });
 
+test('proctoring events are sent oldest first (the outbox is keyed by random event ids)', async () => {
+  w = world();
+  const c = await w.start({ eventsFlushMs: 1000 });
+  const ids = [];
+  for (let i = 0; i < 12; i++) {
+    ids.push(await c.recordEvent('FOCUS_LOST'));
+    await w.timers.advance(10); // each a little later than the one before
+  }
+  await w.timers.advance(5000);
+  const sent = w.api.log.filter((e) => e.path.endsWith('/events')).flatMap((p) => p.body.events);
+  assert.deepEqual(sent.map((e) => e.eventId), ids);
+  assert.deepEqual(sent.map((e) => e.at), [...sent.map((e) => e.at)].sort());
+});
+
 test('one writer per session per browser (BroadcastChannel): a second tab is read-only until it takes over', async () => {
   w = world();
   // The probe window runs on the fake clock: keep it moving while a tab opens.

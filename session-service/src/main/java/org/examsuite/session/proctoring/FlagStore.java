@@ -53,4 +53,14 @@ public class FlagStore {
         });
         return parsed;
     }
+
+    /** The ids of the exam's flagged sessions (flag.lua adds a session here once it has a flag). */
+    public Uni<java.util.Set<String>> flaggedIds(String examId) {
+        return redis.set(String.class).smembers(RedisKeys.examFlagged(examId));
+    }
+
+    /** One session's flags, by rule. */
+    public Uni<List<JsonNode>> flagsOf(String sessionId) {
+        return redis.hash(String.class).hgetall(RedisKeys.flags(sessionId)).map(this::parse);
+    }
 }

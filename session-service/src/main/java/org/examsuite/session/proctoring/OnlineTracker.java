@@ -1,11 +1,15 @@
 package org.examsuite.session.proctoring;
 
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.sortedset.ScoreRange;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
@@ -18,6 +22,8 @@ public class OnlineTracker {
 
     @Inject
     RedisAPI redis;
+    @Inject
+    ReactiveRedisDataSource data;
     @ConfigProperty(name = "exam.proctoring.online-window")
     Duration window;
 
@@ -30,5 +36,23 @@ public class OnlineTracker {
     public Uni<Long> countOnline(String examId, long nowMs) {
         return redis.zcount(RedisKeys.examOnline(examId), Long.toString(nowMs - window.toMillis()), "+inf")
                 .map(count -> count.toLong());
+    }
+
+    /** The ids of the exam's sessions online now (the same window as {@link #countOnline}). */
+    public Uni<Set<String>> onlineIds(String examId, long nowMs) {
+        return data.sortedSet(String.class).zrangebyscore(RedisKeys.examOnline(examId),
+                ScoreRange.from(nowMs - window.toMillis(), Long.MAX_VALUE)).map(HashSet::new);
+    }
+
+    /** When each session was last heard from (epoch ms, null: not within the retention), in order. */
+    public Uni<List<Double>> lastSeen(String examId, List<String> sessionIds) {
+        if (sessionIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return data.sortedSet(String.class).zmscore(RedisKeys.examOnline(examId), sessionIds.toArray(String[]::new));
+    }
+
+    public Duration window() {
+        return window;
     }
 }

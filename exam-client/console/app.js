@@ -1,0 +1,545 @@
+/**
+ * The proctor console: plain ES module, no framework, no build step. Everything the server
+ * sends is shown with textContent (never innerHTML). The operator token lives in this tab's
+ * sessionStorage and travels only in the Authorization header — never in a URL or a log.
+ * Live updates are by polling (every 2 s): there is no operator WebSocket yet.
+ */
+const TOKEN_KEY = 'examConsole.operatorToken';
+const POLL_MS = 2000;
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, children = []) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') node.textContent = v;
+    else if (k.startsWith('aria-') || k.startsWith('data-') || k === 'for' || k === 'role' || k === 'scope') node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c);
+  return node;
+};
+
+// ---- API ------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.detail || body?.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code || `HTTP_${status}`;
+  }
+}
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+async function api(method, path, body, headers = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token()}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, { code: 'NETWORK_ERROR', detail: 'The suite cannot be reached.' });
+  }
+  const text = await res.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (res.status === 401) {
+    // an expired or revoked token: back to the sign-in, never retried with the same token
+    signOut('Your operator token was refused (expired or not an operator token). Sign in again.');
+    throw new ApiError(401, json);
+  }
+  if (!res.ok) throw new ApiError(res.status, json);
+  return json;
+}
+
+const enc = encodeURIComponent;
+
+// ---- formatting -----------------------------------------------------------------------
+
+function fmtTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+function fmtClock(iso) {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+function fmtDuration(ms) {
+  if (ms == null) return '—';
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, '0');
+  const ss = String(s).padStart(2, '0');
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+const STATUS_TEXT = { IN_PROGRESS: 'in progress', PAUSED: 'paused', SUBMITTED: 'submitted' };
+
+function say(text) {
+  $('status').textContent = text;
+}
+
+// ---- views and routing ----------------------------------------------------------------
+
+function show(view) {
+  for (const id of ['loading', 'login', 'exams', 'exam']) $(id).hidden = id !== view;
+  document.body.dataset.view = view;
+}
+
+let poller = null;
+function stopPolling() {
+  if (poller) clearInterval(poller);
+  poller = null;
+}
+
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  stopPolling();
+  $('who').hidden = true;
+  $('signout').hidden = true;
+  show('login');
+  $('login-error').textContent = message || '';
+  $('token').value = '';
+  $('token').focus();
+}
+
+/** The operator's name from the token's subject, for the header only (the server verifies the token). */
+function subjectOf(jwt) {
+  try {
+    const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(payload)).sub || null;
+  } catch {
+    return null;
+  }
+}
+
+function route() {
+  stopPolling();
+  say(''); // a message belongs to the screen it was said on
+  if (!token()) return signOut();
+  const sub = subjectOf(token());
+  $('who').textContent = sub ? `Signed in as ${sub}` : 'Signed in';
+  $('who').hidden = false;
+  $('signout').hidden = false;
+  const m = /^#\/exams\/([^/]+)$/.exec(location.hash);
+  if (m) return openExam(decodeURIComponent(m[1]));
+  return openExams();
+}
+
+// ---- login ----------------------------------------------------------------------------
+
+$('login-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const value = $('token').value.trim().replace(/^Bearer\s+/i, '');
+  $('login-error').textContent = '';
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value)) {
+    $('login-error').textContent = 'That does not look like a token (three base64url parts separated by dots).';
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, value);
+  try {
+    await api('GET', '/api/v1/exams?limit=1'); // proves the token is an operator's before showing anything
+  } catch (err) {
+    if (err.status === 403) signOut('That token is valid but not an operator token.');
+    else if (err.status !== 401) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      $('login-error').textContent = `Cannot sign in: ${err.message}`;
+    }
+    return;
+  }
+  $('token').value = '';
+  if (!location.hash || location.hash === '#') location.hash = '#/exams';
+  else route();
+});
+
+$('signout').addEventListener('click', () => {
+  location.hash = '';
+  signOut('Signed out.');
+});
+
+// ---- the exams list -------------------------------------------------------------------
+
+let examsCursor = null;
+
+async function openExams() {
+  show('exams');
+  document.title = 'Exams — Proctor console';
+  $('exams-body').replaceChildren();
+  examsCursor = null;
+  await loadExams();
+  $('exams-heading').focus?.();
+}
+
+async function loadExams() {
+  let page;
+  try {
+    page = await api('GET', `/api/v1/exams?limit=50${examsCursor ? `&after=${enc(examsCursor)}` : ''}`);
+  } catch (err) {
+    if (err.status !== 401) say(`Could not load the exams: ${err.message}`);
+    return;
+  }
+  for (const exam of page.exams) {
+    const link = el('a', { href: `#/exams/${enc(exam.examId)}`, text: exam.title });
+    const state = exam.paused ? `${exam.state}, paused` : exam.state;
+    $('exams-body').append(el('tr', { 'data-exam-id': exam.examId }, [
+      el('th', { scope: 'row' }, [link]),
+      el('td', { text: state }),
+      el('td', { text: fmtTime(exam.opensAt) }),
+      el('td', { text: fmtTime(exam.closesAt) }),
+      el('td', { text: fmtDuration(exam.durationSeconds * 1000) }),
+      el('td', { text: String(exam.questions) }),
+      el('td', { className: 'mono', text: exam.examId }),
+    ]));
+  }
+  examsCursor = page.nextCursor;
+  $('exams-more').hidden = !examsCursor;
+  $('exams-empty').hidden = $('exams-body').children.length > 0;
+}
+
+$('exams-more').addEventListener('click', () => loadExams());
+
+// ---- one exam: counts, roster, feed, actions -----------------------------------------
+
+const exam = {
+  id: null,
+  cursors: [null], // cursor of each page seen so far: Previous goes back one
+  pageIndex: 0,
+  next: null,
+  rows: new Map(), // sessionId → {tr, cells, data}
+  seenAlerts: new Set(),
+};
+
+async function openExam(examId) {
+  show('exam');
+  Object.assign(exam, { id: examId, cursors: [null], pageIndex: 0, next: null, seenAlerts: new Set() });
+  exam.rows.clear();
+  $('roster-body').replaceChildren();
+  $('feed').replaceChildren();
+  $('flagged').replaceChildren();
+  $('counts').replaceChildren();
+  $('exam-heading').textContent = 'Exam';
+  try {
+    const details = await api('GET', `/api/v1/exams/${enc(examId)}`);
+    $('exam-heading').textContent = details.title;
+    document.title = `${details.title} — Proctor console`;
+  } catch (err) {
+    if (err.status === 404) {
+      say('No such exam.');
+      location.hash = '#/exams';
+    } else if (err.status !== 401) say(`Could not load the exam: ${err.message}`);
+    return;
+  }
+  $('exam-heading').focus();
+  await refresh();
+  poller = setInterval(refresh, POLL_MS);
+}
+
+let refreshing = false;
+async function refresh() {
+  if (refreshing || !exam.id) return; // a slow round is not stacked on by the next tick
+  refreshing = true;
+  try {
+    await Promise.all([refreshMonitor(), refreshRoster()]);
+    document.body.dataset.refreshedAt = String(Date.now());
+  } catch (err) {
+    if (err.status !== 401) say(`Live update failed (${err.message}); retrying.`);
+  } finally {
+    refreshing = false;
+  }
+}
+
+function rosterQuery() {
+  const q = new URLSearchParams();
+  if ($('f-status').value) q.set('status', $('f-status').value);
+  if ($('f-online').value) q.set('online', $('f-online').value);
+  if ($('f-flagged').checked) q.set('flagged', 'true');
+  q.set('limit', $('f-limit').value);
+  const cursor = exam.cursors[exam.pageIndex];
+  if (cursor) q.set('after', cursor);
+  return q.toString();
+}
+
+async function refreshMonitor() {
+  const m = await api('GET', `/api/v1/exams/${enc(exam.id)}/monitor`);
+  const counts = [
+    ['State', m.pausedAt ? `${m.state}, paused since ${fmtClock(m.pausedAt)}` : m.state],
+    ['Started', m.started], ['In progress', m.inProgress], ['Online', m.online], ['Paused', m.paused],
+    ['Submitted', m.submitted], ['Flagged', m.flagged.length],
+  ];
+  $('counts').replaceChildren(...counts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v) })]));
+  $('exam-state').textContent = m.pausedAt ? 'Exam paused' : m.state;
+  document.body.dataset.examPaused = m.pausedAt ? 'true' : 'false';
+  $('exam-pause').disabled = Boolean(m.pausedAt);
+  $('exam-resume').disabled = !m.pausedAt;
+
+  // the monitor names sessions; the roster rows on screen know their candidates
+  $('flagged').replaceChildren(...m.flagged.map((f) => el('li', {}, [
+    el('span', { className: 'mono', text: exam.rows.get(f.sessionId)?.data.candidateId || f.sessionId.slice(0, 8) }),
+    ' ',
+    f.flags.map((flag) => `${flag.rule} (${(flag.events || []).length} events, ${fmtClock(flag.raisedAt)})`).join('; '),
+  ])));
+  if (!m.flagged.length) $('flagged').append(el('li', { className: 'hint', text: 'None.' }));
+
+  // newest first; a new entry is marked so that it can be spotted among the old ones
+  const items = m.recentAlerts.map((a) => {
+    const key = a.streamId || `${a.sessionId}:${a.eventId}:${a.at}`;
+    const fresh = exam.seenAlerts.size > 0 && !exam.seenAlerts.has(key);
+    const who = a.candidateId || (a.sessionId ? a.sessionId.slice(0, 8) : '');
+    const text = `${fmtClock(a.receivedAt || a.at)} ${a.type || 'EVENT'} — ${who}${a.detail ? `: ${a.detail}` : ''}`;
+    return { key, node: el('li', { className: fresh ? 'fresh' : '', 'data-type': a.type || '', text }) };
+  });
+  for (const { key } of items) exam.seenAlerts.add(key);
+  $('feed').replaceChildren(...items.map((i) => i.node));
+  if (!items.length) $('feed').append(el('li', { className: 'hint', text: 'No events yet.' }));
+}
+
+const COLUMNS = ['candidate', 'status', 'presence', 'seen', 'left', 'flags', 'actions'];
+
+async function refreshRoster() {
+  const page = await api('GET', `/api/v1/exams/${enc(exam.id)}/sessions?${rosterQuery()}`);
+  exam.next = page.nextCursor;
+  const body = $('roster-body');
+  const keep = new Set();
+  page.sessions.forEach((s, i) => {
+    keep.add(s.sessionId);
+    let row = exam.rows.get(s.sessionId);
+    if (!row) row = createRow(s);
+    updateRow(row, s);
+    // rows are moved only when out of place, so a focused button keeps its focus across polls
+    if (body.children[i] !== row.tr) body.insertBefore(row.tr, body.children[i] || null);
+  });
+  for (const [id, row] of exam.rows) {
+    if (!keep.has(id)) {
+      row.tr.remove();
+      exam.rows.delete(id);
+    }
+  }
+  const first = exam.pageIndex * Number($('f-limit').value);
+  $('roster-summary').textContent = page.sessions.length
+    ? `Sessions ${first + 1}–${first + page.sessions.length}${page.nextCursor ? ', more on the next page' : ''}`
+    : 'No sessions match these filters.';
+  $('page-label').textContent = `Page ${exam.pageIndex + 1}`;
+  $('page-prev').disabled = exam.pageIndex === 0;
+  $('page-first').disabled = exam.pageIndex === 0;
+  $('page-next').disabled = !page.nextCursor;
+}
+
+function createRow(s) {
+  const cells = Object.fromEntries(COLUMNS.map((c) => [c, el(c === 'candidate' ? 'th' : 'td', c === 'candidate' ? { scope: 'row' } : {})]));
+  const tr = el('tr', { 'data-session-id': s.sessionId }, COLUMNS.map((c) => cells[c]));
+  const label = (verb) => `${verb} ${s.candidateId}`;
+  const buttons = {
+    warn: el('button', { type: 'button', text: 'Warn', 'aria-label': label('Warn') }),
+    extend: el('button', { type: 'button', text: 'Extend', 'aria-label': label('Extend the time of') }),
+    pause: el('button', { type: 'button', text: 'Pause', 'aria-label': label('Pause') }),
+    resume: el('button', { type: 'button', text: 'Resume', 'aria-label': label('Resume') }),
+    submit: el('button', { type: 'button', text: 'Force submit', className: 'danger', 'aria-label': label('Force-submit') }),
+  };
+  cells.actions.className = 'actions';
+  cells.actions.append(el('div', {}, Object.values(buttons))); // the cell stays a table cell; its content is the flex box
+  const row = { tr, cells, buttons, data: s };
+  buttons.warn.addEventListener('click', () => actWarn(row.data));
+  buttons.extend.addEventListener('click', () => actExtend(row.data));
+  buttons.pause.addEventListener('click', () => actSession(row.data, 'pause'));
+  buttons.resume.addEventListener('click', () => actSession(row.data, 'resume'));
+  buttons.submit.addEventListener('click', () => actForceSubmit(row.data));
+  exam.rows.set(s.sessionId, row);
+  return row;
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function updateRow(row, s) {
+  row.data = s;
+  const { cells, buttons, tr } = row;
+  setText(cells.candidate, s.candidateId);
+  setText(cells.status, STATUS_TEXT[s.status] || s.status);
+  setText(cells.presence, s.online ? 'online' : 'offline');
+  setText(cells.seen, s.lastSeenAt ? fmtClock(s.lastSeenAt) : '—');
+  setText(cells.left, s.status === 'SUBMITTED' ? '—' : `${fmtDuration(s.remainingMs)}${s.status === 'PAUSED' ? ' (stopped)' : ''}`);
+  setText(cells.flags, s.flags.length ? s.flags.map((f) => f.rule).join(', ') : '—');
+  tr.dataset.status = s.status;
+  tr.dataset.online = String(s.online);
+  tr.dataset.flags = s.flags.map((f) => f.rule).join(' ');
+  const open = s.status !== 'SUBMITTED';
+  buttons.warn.disabled = !open;
+  buttons.extend.disabled = !open;
+  buttons.pause.hidden = s.status !== 'IN_PROGRESS';
+  buttons.resume.hidden = s.status !== 'PAUSED';
+  buttons.submit.disabled = !open;
+  if (!open) {
+    buttons.pause.hidden = true;
+    buttons.resume.hidden = true;
+  }
+}
+
+function resetRosterPages() {
+  exam.cursors = [null];
+  exam.pageIndex = 0;
+  refreshRoster().catch((err) => err.status !== 401 && say(`Could not load the roster: ${err.message}`));
+}
+
+for (const id of ['f-status', 'f-online', 'f-flagged', 'f-limit']) $(id).addEventListener('change', resetRosterPages);
+$('filters').addEventListener('submit', (e) => e.preventDefault());
+$('page-next').addEventListener('click', () => {
+  if (!exam.next) return;
+  exam.cursors[exam.pageIndex + 1] = exam.next;
+  exam.pageIndex += 1;
+  refreshRoster().then(() => $('roster-table').scrollIntoView?.({ block: 'start' }));
+});
+$('page-prev').addEventListener('click', () => {
+  if (exam.pageIndex === 0) return;
+  exam.pageIndex -= 1;
+  refreshRoster();
+});
+$('page-first').addEventListener('click', resetRosterPages);
+
+// ---- confirmations --------------------------------------------------------------------
+
+/**
+ * Every action goes through this dialog: it names what will happen to whom, and nothing is
+ * sent before Confirm. `run(form)` performs it; a refusal is shown in the dialog.
+ */
+function confirmAction({ title, text, fields = [], confirm, run }) {
+  const dialog = $('confirm');
+  const opener = document.activeElement;
+  $('confirm-title').textContent = title;
+  $('confirm-text').textContent = text;
+  $('confirm-error').textContent = '';
+  $('confirm-fields').replaceChildren(...fields);
+  $('confirm-ok').textContent = confirm;
+  $('confirm-ok').disabled = false;
+  const form = $('confirm-form');
+  const onSubmit = async (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    $('confirm-ok').disabled = true;
+    try {
+      const message = await run(form);
+      close();
+      say(message);
+      refresh();
+    } catch (err) {
+      $('confirm-ok').disabled = false;
+      if (err.status !== 401) $('confirm-error').textContent = `Refused: ${err.message} (${err.code})`;
+      else close();
+    }
+  };
+  const close = () => dialog.open && dialog.close();
+  // however it closes (confirm, Cancel, Escape), this action is forgotten and focus goes back
+  dialog.addEventListener('close', () => {
+    form.removeEventListener('submit', onSubmit);
+    if (opener && document.contains(opener)) opener.focus();
+  }, { once: true });
+  form.addEventListener('submit', onSubmit);
+  $('confirm-cancel').onclick = close;
+  dialog.showModal();
+  (fields.length ? dialog.querySelector('input, textarea') : $('confirm-cancel')).focus();
+}
+
+function field(id, labelText, input) {
+  input.id = id;
+  input.name = id;
+  return el('p', {}, [el('label', { for: id, text: labelText }), el('br'), input]);
+}
+
+function actWarn(s) {
+  confirmAction({
+    title: `Warn ${s.candidateId}`,
+    text: 'The message is shown on the candidate’s screen at once.',
+    fields: [field('warn-message', 'Message', el('textarea', { rows: 3, cols: 40, required: true, maxLength: 500, value: 'Please keep your eyes on your own screen.' }))],
+    confirm: 'Send the warning',
+    run: async (form) => {
+      await api('POST', `/api/v1/sessions/${enc(s.sessionId)}/warn`, { message: form.elements['warn-message'].value.trim() });
+      return `Warning sent to ${s.candidateId}.`;
+    },
+  });
+}
+
+function actExtend(s) {
+  confirmAction({
+    title: `Extend the time of ${s.candidateId}`,
+    text: `Time left now: ${fmtDuration(s.remainingMs)}. The extension moves this session’s deadline.`,
+    fields: [
+      field('extend-minutes', 'Minutes to add (1–1440)', el('input', { type: 'number', min: 1, max: 1440, step: 1, required: true, value: 10 })),
+      field('extend-reason', 'Reason (audited)', el('input', { type: 'text', required: true, maxLength: 500, size: 40 })),
+    ],
+    confirm: 'Extend',
+    run: async (form) => {
+      const minutes = Number(form.elements['extend-minutes'].value);
+      // one key per confirmation: a retried request (lost response) extends once
+      const key = crypto.randomUUID();
+      const view = await api('POST', `/api/v1/sessions/${enc(s.sessionId)}/extend`,
+        { seconds: minutes * 60, reason: form.elements['extend-reason'].value.trim() }, { 'idempotency-key': key });
+      return `${s.candidateId}: deadline now ${fmtTime(view.deadline)}.`;
+    },
+  });
+}
+
+function actSession(s, verb) {
+  confirmAction({
+    title: `${verb === 'pause' ? 'Pause' : 'Resume'} ${s.candidateId}`,
+    text: verb === 'pause'
+      ? 'The candidate’s clock stops and the page shows the pause; answers are still saved.'
+      : 'The candidate’s clock runs again; the deadline moves by the time paused.',
+    confirm: verb === 'pause' ? 'Pause the session' : 'Resume the session',
+    run: async () => {
+      const view = await api('POST', `/api/v1/sessions/${enc(s.sessionId)}/${verb}`);
+      return `${s.candidateId} is ${STATUS_TEXT[view.status] || view.status}.`;
+    },
+  });
+}
+
+function actForceSubmit(s) {
+  confirmAction({
+    title: `Force-submit ${s.candidateId}`,
+    text: 'This ends the candidate’s exam now, with the answers saved so far. It cannot be undone.',
+    confirm: 'Force-submit now',
+    run: async () => {
+      const view = await api('POST', `/api/v1/sessions/${enc(s.sessionId)}/force-submit`);
+      return `${s.candidateId} submitted: paper ${view.paperId}.`;
+    },
+  });
+}
+
+function actExam(verb) {
+  confirmAction({
+    title: verb === 'pause' ? 'Pause the whole exam' : 'Resume the whole exam',
+    text: verb === 'pause'
+      ? 'Every running session of this exam is paused (and any started meanwhile): clocks stop, pages show the pause.'
+      : 'Every session the exam’s pause stopped runs again (one paused on its own stays paused).',
+    confirm: verb === 'pause' ? 'Pause every session' : 'Resume every session',
+    run: async () => {
+      const r = await api('POST', `/api/v1/exams/${enc(exam.id)}/${verb}`);
+      return `Exam ${r.paused ? 'paused' : 'resumed'}: ${r.sessionsChanged} sessions changed.`;
+    },
+  });
+}
+
+$('exam-pause').addEventListener('click', () => actExam('pause'));
+$('exam-resume').addEventListener('click', () => actExam('resume'));
+
+window.addEventListener('hashchange', route);
+document.body.dataset.booted = 'true';
+route();

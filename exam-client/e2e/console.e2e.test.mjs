@@ -1,0 +1,267 @@
+/**
+ * The proctor console (console/, served by server.mjs at /console/) in headless Chromium
+ * against the RUNNING SUITE (./exam up), beside two candidates on the reference page:
+ * pausing the exam in the console shows the pause on both pages; a flag raised by a page's
+ * ten FOCUS_LOST events appears in the roster; force-submit ends a page with its paper.
+ * Skips (or fails with EXAM_E2E_REQUIRE_SUITE=1) like suite.e2e.test.mjs. Screenshots of the
+ * console go to e2e/artifacts/ and, with EXAM_E2E_DOC_SCREENSHOTS=1, to docs/images/.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
+import { upstreamsFromEnv } from '../server.mjs';
+import { launch, chromiumMissing, artifact, servePage } from './support/browser.mjs';
+import { signIn, newExamContext } from './support/scenario.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const upstreams = upstreamsFromEnv();
+
+async function suiteReady() {
+  for (const url of Object.values(upstreams)) {
+    try {
+      const res = await fetch(`${url}/q/health/ready`, { signal: AbortSignal.timeout(3000) });
+      if (!res.ok) return `${url} not ready (${res.status})`;
+    } catch (err) {
+      return `${url} does not answer (${err.cause?.code || err.message})`;
+    }
+  }
+  return null;
+}
+
+const notReady = chromiumMissing() || (await suiteReady());
+if (notReady && process.env.EXAM_E2E_REQUIRE_SUITE === '1') throw new Error(`suite e2e required but: ${notReady}`);
+const skip = notReady ? `the suite is not running: ${notReady} (./exam up)` : false;
+
+let operatorToken;
+let pageServer;
+let baseUrl;
+let browser;
+let proctor; // the console's page
+let exam; // {examId, title, candidates: [{candidateId, accessCode, page, context, sessionId}]}
+
+function operatorTokenFromExam() {
+  if (process.env.EXAM_OPERATOR_TOKEN) return process.env.EXAM_OPERATOR_TOKEN;
+  const out = execFileSync(path.join(REPO, 'exam'), ['token', 'operator', 'e2e-proctor'], { cwd: REPO, encoding: 'utf8' });
+  return out.trim().split('\n').at(-1).trim();
+}
+
+async function operator(method, urlPath, body) {
+  const res = await fetch(`${upstreams.session}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${urlPath} → ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+function docScreenshot(name) {
+  if (process.env.EXAM_E2E_DOC_SCREENSHOTS !== '1') return artifact(name);
+  const dir = path.join(REPO, 'docs', 'images');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, name);
+}
+
+/** The roster row of a candidate in the console. */
+const row = (candidateId) => proctor.locator('#roster-body tr').filter({ has: proctor.getByRole('rowheader', { name: candidateId, exact: true }) });
+
+before(async () => {
+  if (skip) return;
+  operatorToken = operatorTokenFromExam();
+  ({ server: pageServer, baseUrl } = await servePage(upstreams));
+  browser = await launch();
+
+  const now = Date.now();
+  const title = `Console e2e ${new Date(now).toISOString()}`;
+  const { examId } = await operator('POST', '/api/v1/exams', {
+    title,
+    opensAt: new Date(now - 60_000).toISOString(),
+    closesAt: new Date(now + 3 * 3600_000).toISOString(),
+    durationSeconds: 3600,
+    graceSeconds: 30,
+    questions: SAMPLE_QUESTIONS,
+  });
+  const ids = [`c-a-${randomBytes(3).toString('hex')}`, `c-b-${randomBytes(3).toString('hex')}`];
+  const enrolled = await operator('POST', `/api/v1/exams/${examId}/candidates`, { candidates: ids.map((candidateId) => ({ candidateId })) });
+  exam = { examId, title, candidates: [] };
+  for (const { candidateId, accessCode } of enrolled.candidates) {
+    const context = await newExamContext(browser);
+    const page = await context.newPage();
+    await signIn(page, baseUrl, { examId, candidateId, accessCode });
+    const sessionId = await page.evaluate(() => window.examClient.sessionId);
+    exam.candidates.push({ candidateId, accessCode, context, page, sessionId });
+  }
+
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  proctor = await context.newPage();
+  await proctor.goto(`${baseUrl}/console/`);
+  await proctor.waitForFunction(() => document.body.dataset.booted === 'true');
+  await proctor.getByRole('textbox', { name: 'Operator token' }).fill(operatorToken);
+  await proctor.getByRole('button', { name: 'Sign in' }).click();
+  await proctor.getByRole('heading', { name: 'Exams' }).waitFor();
+  await proctor.getByRole('link', { name: title, exact: true }).click();
+  await proctor.getByRole('heading', { name: title, level: 2 }).waitFor();
+  for (const c of exam.candidates) await row(c.candidateId).waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  pageServer?.close();
+});
+
+test('console: the token stays out of URLs and is kept in sessionStorage only', { skip }, async () => {
+  assert.ok(!proctor.url().includes(operatorToken.slice(-20)));
+  const stored = await proctor.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length, cookie: document.cookie }));
+  assert.deepEqual(stored, { session: 1, local: 0, cookie: '' });
+  assert.equal(await proctor.locator('#roster-body tr').count(), 2);
+  assert.match(await row(exam.candidates[0].candidateId).textContent(), /in progress/);
+  assert.match(await row(exam.candidates[0].candidateId).textContent(), /online/);
+});
+
+test('console: pausing the exam (after confirming) shows the pause on both candidates\' pages; resuming lifts it', { skip }, async () => {
+  await proctor.getByRole('button', { name: 'Pause the whole exam' }).click();
+  const dialog = proctor.getByRole('dialog');
+  await dialog.getByText('Every running session of this exam is paused').waitFor();
+  for (const c of exam.candidates) assert.equal(await c.page.evaluate(() => document.body.dataset.paused ?? 'false'), 'false', 'nothing before Confirm');
+  await dialog.getByRole('button', { name: 'Pause every session' }).click();
+  for (const c of exam.candidates) {
+    await c.page.waitForFunction(() => document.body.dataset.paused === 'true', null, { timeout: 5000 });
+    assert.ok(await c.page.locator('#paused').isVisible(), `${c.candidateId}: the pause banner is shown`);
+  }
+  await proctor.locator('#status').filter({ hasText: 'Exam paused: 2 sessions changed.' }).waitFor();
+  for (const c of exam.candidates) await row(c.candidateId).filter({ hasText: 'paused' }).waitFor({ timeout: 5000 });
+  await proctor.locator('#exam-state').filter({ hasText: 'Exam paused' }).waitFor();
+  await proctor.screenshot({ path: artifact('console-exam-paused.png') });
+
+  await proctor.getByRole('button', { name: 'Resume the whole exam' }).click();
+  await proctor.getByRole('dialog').getByRole('button', { name: 'Resume every session' }).click();
+  for (const c of exam.candidates) await c.page.waitForFunction(() => document.body.dataset.paused === 'false', null, { timeout: 5000 });
+  for (const c of exam.candidates) await row(c.candidateId).filter({ hasText: 'in progress' }).waitFor({ timeout: 5000 });
+});
+
+test('console: ten FOCUS_LOST events from a candidate\'s page raise a flag that appears in the roster and its filter', { skip }, async () => {
+  const [flagged, calm] = exam.candidates;
+  // the page's own proctoring watcher records every blur of its window
+  await flagged.page.evaluate(() => {
+    for (let i = 0; i < 10; i++) window.dispatchEvent(new Event('blur'));
+  });
+  await row(flagged.candidateId).filter({ hasText: 'focus-lost' }).waitFor({ timeout: 15_000 });
+  assert.doesNotMatch(await row(calm.candidateId).textContent(), /focus-lost/);
+  await proctor.locator('#flagged').filter({ hasText: 'focus-lost (10 events' }).waitFor({ timeout: 5000 });
+  await proctor.locator('#feed').filter({ hasText: 'FOCUS_LOST' }).first().waitFor();
+
+  await proctor.getByLabel('flagged only').check();
+  await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 1);
+  await row(flagged.candidateId).waitFor();
+  await proctor.screenshot({ path: docScreenshot('console-roster-flagged.png') });
+  await proctor.getByLabel('flagged only').uncheck();
+  await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 2);
+});
+
+test('console: force-submit (after confirming) ends the candidate\'s page with its paper', { skip }, async () => {
+  const target = exam.candidates[1];
+  await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).click();
+  const dialog = proctor.getByRole('dialog');
+  await dialog.getByText('It cannot be undone.').waitFor();
+  await dialog.getByRole('button', { name: 'Force-submit now' }).click();
+  await target.page.waitForFunction(() => document.body.dataset.view === 'done', null, { timeout: 10_000 });
+  const session = await operator('GET', `/api/v1/sessions/${target.sessionId}`);
+  assert.equal(session.status, 'SUBMITTED');
+  assert.equal(session.submittedBy, 'PROCTOR');
+  assert.ok(session.paperId);
+  assert.match(await target.page.locator('#paper-info').textContent(), new RegExp(`paper ${session.paperId}`));
+  await row(target.candidateId).filter({ hasText: 'submitted' }).waitFor({ timeout: 5000 });
+  assert.ok(await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).isDisabled());
+  // the other candidate is untouched
+  assert.equal(await exam.candidates[0].page.evaluate(() => document.body.dataset.view), 'exam');
+});
+
+test('console: a roster of 250 sessions pages by 100 with the keyboard, filters by status, and keeps focus across polls', { skip }, async () => {
+  const now = Date.now();
+  const title = `Console e2e hall ${new Date(now).toISOString()}`;
+  const { examId } = await operator('POST', '/api/v1/exams', {
+    title,
+    opensAt: new Date(now - 60_000).toISOString(),
+    closesAt: new Date(now + 3 * 3600_000).toISOString(),
+    durationSeconds: 5400,
+    graceSeconds: 30,
+    questions: SAMPLE_QUESTIONS,
+  });
+  const ids = Array.from({ length: 250 }, (_, i) => `hall-${String(i + 1).padStart(3, '0')}`);
+  const { candidates } = await operator('POST', `/api/v1/exams/${examId}/candidates`, { candidates: ids.map((candidateId) => ({ candidateId })) });
+  const sessions = [];
+  for (let i = 0; i < candidates.length; i += 25) {
+    sessions.push(...await Promise.all(candidates.slice(i, i + 25).map(async ({ candidateId, accessCode }) => {
+      const res = await fetch(`${upstreams.session}/api/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ examId, candidateId, accessCode }),
+      });
+      assert.equal(res.status, 201);
+      return res.json();
+    })));
+  }
+  for (const s of sessions.slice(10, 13)) await operator('POST', `/api/v1/sessions/${s.sessionId}/pause`);
+
+  await proctor.goto(`${baseUrl}/console/#/exams/${examId}`);
+  await proctor.getByRole('heading', { name: title, level: 2 }).waitFor();
+  const rows = () => proctor.locator('#roster-body tr').count();
+  await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 100);
+  assert.equal(await proctor.locator('#roster-summary').textContent(), 'Sessions 1–100, more on the next page');
+  await proctor.screenshot({ path: docScreenshot('console-roster.png') });
+
+  // keyboard only: Enter on the pager's buttons
+  await proctor.getByRole('button', { name: 'Next page' }).focus();
+  await proctor.keyboard.press('Enter');
+  await proctor.locator('#roster-summary').filter({ hasText: 'Sessions 101–200' }).waitFor();
+  await proctor.getByRole('button', { name: 'Next page' }).focus();
+  await proctor.keyboard.press('Enter');
+  await proctor.locator('#roster-summary').filter({ hasText: 'Sessions 201–250' }).waitFor();
+  assert.equal(await rows(), 50);
+  assert.ok(await proctor.getByRole('button', { name: 'Next page' }).isDisabled());
+  assert.equal(await proctor.locator('#roster-body th').first().textContent(), 'hall-201');
+  await proctor.getByRole('button', { name: 'Previous page' }).click();
+  await proctor.locator('#roster-summary').filter({ hasText: 'Sessions 101–200' }).waitFor();
+  assert.equal(await proctor.locator('#roster-body th').first().textContent(), 'hall-101');
+
+  await proctor.getByLabel('Status').selectOption('PAUSED');
+  await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 3);
+  assert.deepEqual(await proctor.locator('#roster-body th').allTextContents(), ['hall-011', 'hall-012', 'hall-013']);
+
+  // a poll refreshes the rows in place: the focused button keeps its focus
+  const warn = proctor.getByRole('button', { name: 'Warn hall-012' });
+  await warn.focus();
+  const before = Number(await proctor.evaluate(() => document.body.dataset.refreshedAt));
+  await proctor.waitForFunction((t) => Number(document.body.dataset.refreshedAt) > t + 2500, before, { timeout: 10_000 });
+  assert.equal(await proctor.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Warn hall-012');
+  // Escape cancels a confirmation: nothing is sent
+  await proctor.keyboard.press('Enter');
+  await proctor.getByRole('dialog').getByLabel('Message').waitFor();
+  await proctor.keyboard.press('Escape');
+  assert.equal(await proctor.getByRole('dialog').count(), 0);
+  assert.equal(await proctor.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Warn hall-012', 'focus is back on the button');
+  const audit = await operator('GET', `/api/v1/audit?sessionId=${sessions[11].sessionId}`);
+  assert.deepEqual(audit.entries.map((e) => e.action), ['session.paused']);
+});
+
+test('console: signing out forgets the token; a candidate token or a non-token is refused at sign-in', { skip }, async () => {
+  await proctor.getByRole('button', { name: 'Sign out' }).click();
+  await proctor.getByRole('heading', { name: 'Sign in with an operator token' }).waitFor();
+  assert.equal(await proctor.evaluate(() => sessionStorage.length), 0);
+  const box = proctor.getByRole('textbox', { name: 'Operator token' });
+  await box.fill('not a token');
+  await proctor.getByRole('button', { name: 'Sign in' }).click();
+  await proctor.getByRole('alert').filter({ hasText: 'does not look like a token' }).waitFor();
+  const candidateToken = await exam.candidates[0].page.evaluate(() => window.examClient.session.token);
+  await box.fill(candidateToken);
+  await proctor.getByRole('button', { name: 'Sign in' }).click();
+  await proctor.getByRole('alert').filter({ hasText: 'not an operator token' }).waitFor();
+  assert.equal(await proctor.evaluate(() => sessionStorage.length), 0);
+  assert.equal(await proctor.locator('#exams').isVisible(), false);
+});

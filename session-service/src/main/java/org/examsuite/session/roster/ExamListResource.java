@@ -1,0 +1,31 @@
+package org.examsuite.session.roster;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import org.examsuite.common.auth.Roles;
+
+/** docs/api.md §4.2: {@code GET /api/v1/exams}, the exams newest first, a keyset page at a time. */
+@Path("/api/v1/exams")
+public class ExamListResource {
+    private final ExamListService exams;
+
+    ExamListResource(ExamListService exams) {
+        this.exams = exams;
+    }
+
+    @GET
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<ExamListService.ExamPage> list(
+            @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
+            @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
+        return exams.list(after, limit);
+    }
+}

@@ -1,0 +1,41 @@
+package org.examsuite.session.roster;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import org.examsuite.common.auth.Roles;
+
+/** docs/api.md §4.2: the roster of an exam for proctors, filtered and paged by keyset. */
+@Path("/api/v1/exams")
+public class RosterResource {
+    private final RosterService roster;
+
+    RosterResource(RosterService roster) {
+        this.roster = roster;
+    }
+
+    // booleans as strings: JAX-RS would read "yes" or "1" as false instead of refusing them
+    @GET
+    @Path("/{examId}/sessions")
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<RosterService.Page> sessions(@PathParam("examId") @Size(max = 64) String examId,
+            @QueryParam("status") @Pattern(regexp = "IN_PROGRESS|PAUSED|SUBMITTED") String status,
+            @QueryParam("flagged") @Pattern(regexp = "true|false") String flagged,
+            @QueryParam("online") @Pattern(regexp = "true|false") String online,
+            @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
+            @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
+        return roster.roster(examId, status, bool(flagged), bool(online), after, limit);
+    }
+
+    private static Boolean bool(String value) {
+        return value == null ? null : Boolean.valueOf(value);
+    }
+}
