@@ -8,34 +8,15 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
-import { upstreamsFromEnv } from '../server.mjs';
-import { launch, chromiumMissing, artifact, servePage } from './support/browser.mjs';
+import { launch, artifact, servePage } from './support/browser.mjs';
+import { REPO, upstreams, suiteSkip, operatorToken as mintOperatorToken } from './support/suite.mjs';
 import { signIn, newExamContext } from './support/scenario.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const upstreams = upstreamsFromEnv();
-
-async function suiteReady() {
-  for (const url of Object.values(upstreams)) {
-    try {
-      const res = await fetch(`${url}/q/health/ready`, { signal: AbortSignal.timeout(3000) });
-      if (!res.ok) return `${url} not ready (${res.status})`;
-    } catch (err) {
-      return `${url} does not answer (${err.cause?.code || err.message})`;
-    }
-  }
-  return null;
-}
-
-const notReady = chromiumMissing() || (await suiteReady());
-if (notReady && process.env.EXAM_E2E_REQUIRE_SUITE === '1') throw new Error(`suite e2e required but: ${notReady}`);
-const skip = notReady ? `the suite is not running: ${notReady} (./exam up)` : false;
+const skip = await suiteSkip();
 
 let operatorToken;
 let pageServer;
@@ -43,12 +24,6 @@ let baseUrl;
 let browser;
 let proctor; // the console's page
 let exam; // {examId, title, candidates: [{candidateId, accessCode, page, context, sessionId}]}
-
-function operatorTokenFromExam() {
-  if (process.env.EXAM_OPERATOR_TOKEN) return process.env.EXAM_OPERATOR_TOKEN;
-  const out = execFileSync(path.join(REPO, 'exam'), ['token', 'operator', 'e2e-proctor'], { cwd: REPO, encoding: 'utf8' });
-  return out.trim().split('\n').at(-1).trim();
-}
 
 async function operator(method, urlPath, body) {
   const res = await fetch(`${upstreams.session}${urlPath}`, {
@@ -73,7 +48,7 @@ const row = (candidateId) => proctor.locator('#roster-body tr').filter({ has: pr
 
 before(async () => {
   if (skip) return;
-  operatorToken = operatorTokenFromExam();
+  operatorToken = mintOperatorToken('e2e-proctor');
   ({ server: pageServer, baseUrl } = await servePage(upstreams));
   browser = await launch();
 

@@ -10,44 +10,18 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
-import { upstreamsFromEnv } from '../server.mjs';
-import { launch, chromiumMissing, artifact, servePage } from './support/browser.mjs';
+import { launch, artifact, servePage } from './support/browser.mjs';
+import { upstreams, suiteSkip, operatorToken as mintOperatorToken } from './support/suite.mjs';
 import { signIn, offlineJourney, submitJourney, takeoverJourney, newExamContext } from './support/scenario.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const upstreams = upstreamsFromEnv();
-
-async function suiteReady() {
-  for (const url of Object.values(upstreams)) {
-    try {
-      const res = await fetch(`${url}/q/health/ready`, { signal: AbortSignal.timeout(3000) });
-      if (!res.ok) return `${url} not ready (${res.status})`;
-    } catch (err) {
-      return `${url} does not answer (${err.cause?.code || err.message})`;
-    }
-  }
-  return null;
-}
-
-const notReady = chromiumMissing() || (await suiteReady());
-if (notReady && process.env.EXAM_E2E_REQUIRE_SUITE === '1') throw new Error(`suite e2e required but: ${notReady}`);
-const skip = notReady ? `the suite is not running: ${notReady} (./exam up)` : false;
+const skip = await suiteSkip();
 
 let operatorToken;
 let pageServer;
 let baseUrl;
 let browser;
-
-function operatorTokenFromExam() {
-  if (process.env.EXAM_OPERATOR_TOKEN) return process.env.EXAM_OPERATOR_TOKEN;
-  const out = execFileSync(path.join(REPO, 'exam'), ['token', 'operator', 'e2e-browser'], { cwd: REPO, encoding: 'utf8' });
-  return out.trim().split('\n').at(-1).trim();
-}
 
 async function operator(method, service, urlPath, body) {
   const res = await fetch(`${upstreams[service]}${urlPath}`, {
@@ -86,7 +60,7 @@ async function serverAnswers(sessionId) {
 
 before(async () => {
   if (skip) return;
-  operatorToken = operatorTokenFromExam();
+  operatorToken = mintOperatorToken('e2e-browser');
   if (process.env.EXAM_E2E_PAGE_URL) {
     baseUrl = process.env.EXAM_E2E_PAGE_URL.replace(/\/+$/, '');
   } else {
