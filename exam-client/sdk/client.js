@@ -771,7 +771,10 @@ export class ExamClient {
       if (deadline != null) s.deadlineMs = deadline;
       if (body.status) s.status = body.status;
       if (body.status === 'PAUSED' && Number.isFinite(body.remainingMs)) s.pausedRemainingMs = body.remainingMs;
-      if (body.status && body.status !== 'PAUSED') delete s.pausedRemainingMs;
+      if (body.status && body.status !== 'PAUSED') {
+        delete s.pausedRemainingMs;
+        delete s.pausedByExam;
+      }
       if (body.paperId) s.paperId = body.paperId;
       if (typeof body.token === 'string' && body.token) {
         s.token = body.token;
@@ -1027,11 +1030,34 @@ export class ExamClient {
     } else if (command?.type === 'EXTENDED' && command.deadline) {
       await this._applySessionInfo({ deadline: command.deadline });
     } else if (command?.type === 'PAUSED' || command?.type === 'RESUMED') {
-      await this._applySessionInfo({ status: command.type === 'PAUSED' ? 'PAUSED' : 'IN_PROGRESS', deadline: command.deadline, remainingMs: command.remainingMs });
+      await this._pauseCommand(command);
     } else if ((command?.type === 'SUBMITTED' || command?.type === 'FORCE_SUBMITTED') && command.paperId) {
       await this._applySessionInfo({ status: 'SUBMITTED', paperId: command.paperId });
     }
     this._emit('command', command);
+  }
+
+  /**
+   * PAUSED / RESUMED. One session's carry its remainingMs and deadline; a whole exam's are one
+   * broadcast for every device (byExam, no id), so each device freezes its own time left and, on
+   * resume, moves its deadline by the pause itself; the next TIME or heartbeat confirms both.
+   * An exam's resume does not resume a session a proctor paused on its own.
+   */
+  async _pauseCommand(command) {
+    if (this.state === 'submitted' || this.session.status === 'SUBMITTED') return;
+    if (command.type === 'PAUSED') {
+      if (this.isPaused()) return;
+      const remainingMs = Number.isFinite(command.remainingMs) ? command.remainingMs : this.remainingMs();
+      await this._updateSession((s) => {
+        s.pausedByExam = command.byExam === true;
+      });
+      await this._applySessionInfo({ status: 'PAUSED', deadline: command.deadline, remainingMs });
+      return;
+    }
+    if (!this.isPaused() || (command.byExam === true && this.session.pausedByExam !== true)) return;
+    const frozen = this.session.pausedRemainingMs;
+    const deadline = command.deadline ?? (Number.isFinite(frozen) ? new Date(this.serverNow() + frozen).toISOString() : undefined);
+    await this._applySessionInfo({ status: 'IN_PROGRESS', deadline });
   }
 
   _takenOver() {

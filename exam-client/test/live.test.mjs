@@ -385,3 +385,35 @@ test('PAUSED stops the clock (no deadline lock, answers still saved) and RESUMED
   assert.deepEqual(pauses, [true, false]);
   assert.deepEqual(commands.map((x) => x.type), ['PAUSED', 'RESUMED']);
 });
+
+test('an exam-wide PAUSED (one broadcast, no id, no time of its own) freezes this device\'s time; RESUMED moves its deadline by the pause; a session paused on its own stays paused', async () => {
+  w = world();
+  const { c, commands } = await liveClient();
+  await until(() => c.liveState === 'open', 'socket open');
+  const held = w.api.sessions.get(c.sessionId);
+  const before = c.deadline;
+  const left = c.remainingMs();
+  held.status = 'PAUSED';
+  held.pausedAtMs = w.api.now();
+  w.api.broadcast(held.examId, { type: 'PAUSED', pausedAt: new Date(held.pausedAtMs).toISOString(), byExam: true });
+  await settle();
+  assert.equal(c.isPaused(), true);
+  await w.timers.advance(90_000);
+  assert.equal(c.remainingMs(), left, 'frozen at what this device had left');
+  held.status = 'IN_PROGRESS';
+  held.deadlineMs += 90_000;
+  w.api.broadcast(held.examId, { type: 'RESUMED', byExam: true });
+  await settle();
+  assert.equal(c.isPaused(), false);
+  assert.ok(Math.abs(c.deadline - (before + 90_000)) < 1_000, 'the deadline moved by the pause');
+  assert.ok(commands.every((x) => x.id === undefined), 'broadcasts carry no id');
+
+  // Paused on its own: the exam's resume does not resume it.
+  held.status = 'PAUSED';
+  held.pausedAtMs = w.api.now();
+  w.api.pushCommand(c.sessionId, { type: 'PAUSED', pausedAt: new Date(held.pausedAtMs).toISOString(), deadline: new Date(held.deadlineMs).toISOString(), remainingMs: c.remainingMs(), byExam: false });
+  await settle();
+  w.api.broadcast(held.examId, { type: 'RESUMED', byExam: true });
+  await settle();
+  assert.equal(c.isPaused(), true, 'still paused: only its own resume lifts it');
+});

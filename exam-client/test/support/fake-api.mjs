@@ -168,6 +168,16 @@ export class FakeExamApi {
     return queued;
   }
 
+  /** As LiveHub's exam-wide commands: one message, no id, to every socket of the exam's sessions. */
+  broadcast(examId, command) {
+    const sent = { at: new Date(this.now()).toISOString(), ...command };
+    for (const l of [...this.liveListeners]) {
+      if (l.peer.dead || this.sessions.get(l.sessionId)?.examId !== examId) continue;
+      l.peer.send(JSON.stringify(sent));
+    }
+    return sent;
+  }
+
   // ------------------------------------------------------------ live channel
 
   /**

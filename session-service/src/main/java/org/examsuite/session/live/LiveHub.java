@@ -37,10 +37,12 @@ public class LiveHub {
     /** A newer device took the session over: this socket's device may no longer write. */
     static final CloseReason TAKEN_OVER = new CloseReason(4409, "SESSION_TAKEN_OVER");
 
-    record Listener(WebSocketConnection connection, String sessionId, long deviceEpoch) {
+    record Listener(WebSocketConnection connection, String sessionId, String examId, long deviceEpoch) {
     }
 
     private final Map<String, Map<String, Listener>> bySession = new ConcurrentHashMap<>();
+    /** The same listeners by exam, for the exam-wide commands (one message for all its sockets). */
+    private final Map<String, Map<String, Listener>> byExam = new ConcurrentHashMap<>();
 
     @Inject
     ReactiveRedisDataSource redis;
@@ -117,9 +119,10 @@ public class LiveHub {
         return JsonText.write(json, message);
     }
 
-    void add(WebSocketConnection connection, String sessionId, long deviceEpoch) {
-        bySession.computeIfAbsent(sessionId, id -> new ConcurrentHashMap<>())
-                .put(connection.id(), new Listener(connection, sessionId, deviceEpoch));
+    void add(WebSocketConnection connection, String sessionId, String examId, long deviceEpoch) {
+        Listener listener = new Listener(connection, sessionId, examId, deviceEpoch);
+        bySession.computeIfAbsent(sessionId, id -> new ConcurrentHashMap<>()).put(connection.id(), listener);
+        byExam.computeIfAbsent(examId, id -> new ConcurrentHashMap<>()).put(connection.id(), listener);
     }
 
     boolean holds(WebSocketConnection connection) {
@@ -130,19 +133,31 @@ public class LiveHub {
 
     void remove(WebSocketConnection connection) {
         String sessionId = connection.pathParam("sessionId");
-        if (sessionId != null) {
-            bySession.computeIfPresent(sessionId, (id, listeners) -> {
-                listeners.remove(connection.id());
-                return listeners.isEmpty() ? null : listeners;
-            });
+        Map<String, Listener> listeners = sessionId == null ? null : bySession.get(sessionId);
+        Listener listener = listeners == null ? null : listeners.get(connection.id());
+        if (listener == null) {
+            return;
         }
+        forget(bySession, sessionId, connection.id());
+        forget(byExam, listener.examId(), connection.id());
     }
 
-    /** {@code {"sessionId": ..., "command": {...}}} from the channel → the session's sockets here. */
+    private static void forget(Map<String, Map<String, Listener>> index, String key, String connectionId) {
+        index.computeIfPresent(key, (id, listeners) -> {
+            listeners.remove(connectionId);
+            return listeners.isEmpty() ? null : listeners;
+        });
+    }
+
+    /**
+     * {@code {"sessionId": ..., "command": {...}}} from the channel → the session's sockets here;
+     * {@code {"examId": ..., "command": {...}}} → every socket of the exam here.
+     */
     void deliver(String message) {
         try {
             JsonNode envelope = json.readTree(message);
-            Map<String, Listener> listeners = bySession.get(envelope.path("sessionId").asText());
+            Map<String, Listener> listeners = envelope.hasNonNull("sessionId") ? bySession.get(envelope.path("sessionId").asText())
+                    : byExam.get(envelope.path("examId").asText());
             if (listeners == null) {
                 return;
             }

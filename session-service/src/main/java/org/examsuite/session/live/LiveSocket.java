@@ -67,9 +67,9 @@ public class LiveSocket {
     /**
      * Sockets this replica keeps open at most: past it the replica refuses new ones rather than run
      * out of memory (bench/live: ~12 KiB of heap and ~14 KiB of RSS per socket; with 112 MiB of heap
-     * it died at ~6,000, and 4,000 took its RSS to 305 MiB, past the 300 MiB budget).
+     * it died at ~6,000; 3,000 took its RSS to 309 MiB (peak 323), past the 300 MiB budget).
      */
-    @ConfigProperty(name = "exam.live.max-sockets", defaultValue = "3000")
+    @ConfigProperty(name = "exam.live.max-sockets", defaultValue = "2000")
     int maxSockets;
     /** The connections admitted (counted until they close), by id. */
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
@@ -139,7 +139,7 @@ public class LiveSocket {
                             return connection.sendText(error("SESSION_TAKEN_OVER"))
                                     .chain(() -> connection.close(LiveHub.TAKEN_OVER));
                         }
-                        hub.add(connection, sessionId, epoch);
+                        hub.add(connection, sessionId, row.examId(), epoch);
                         return seen(row).chain(() -> connection.sendText(time(row)));
                     });
                 });

@@ -50,6 +50,22 @@ public class CommandStore {
                 .map(Response::toLong);
     }
 
+    /**
+     * One command for every live socket of the exam, on every replica: one PUBLISH, however many
+     * sessions. It has no id and is not kept: what it changes is in each session's state, which
+     * the heartbeat and the TIME messages carry, so a device that missed it still learns it.
+     */
+    public Uni<Void> broadcast(String examId, String type, Map<String, ?> fields) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("type", type);
+        command.put("at", clock.instant().toString());
+        command.putAll(fields);
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("examId", examId);
+        envelope.put("command", command);
+        return redis.publish(channel, JsonText.write(json, envelope)).replaceWithVoid();
+    }
+
     /** Commands with an id above {@code afterId}, oldest first. */
     public Uni<List<JsonNode>> after(String sessionId, long afterId) {
         return redis.lrange(RedisKeys.commands(sessionId), "0", "-1").map(items -> {

@@ -24,7 +24,9 @@ import org.examsuite.session.session.SessionView;
  * clock stands still and auto-submit does not take the session (it claims IN_PROGRESS only);
  * answers are still taken. Resume moves deadline and auto-submit by the time paused. Every
  * call is idempotent (pausing a paused session changes nothing), audited when it changes
- * something, and announced to the candidate as a command (PAUSED, RESUMED).
+ * something, and announced to the candidate as a command (PAUSED, RESUMED): one session's with
+ * its own command, a whole exam's with one broadcast to all its sockets (ten thousand commands
+ * one after the other took seconds to reach the last socket: bench/live).
  */
 @ApplicationScoped
 public class PauseService {
@@ -88,7 +90,9 @@ public class PauseService {
                         .call(rows -> audit.record(tx, actor, "exam.paused", examId, null, Map.of("sessions", rows.size(),
                                 "pausedAt", pausedAt.toString())))
                         .map(rows -> new ExamChange(pausedAt, rows)))))
-                .call(change -> announceAll(change.rows(), now))
+                .call(change -> commands.broadcast(examId, "PAUSED", Map.of("pausedAt", change.pausedAt().toString(),
+                        "byExam", true)))
+                .call(change -> publishAll(change.rows()))
                 .map(change -> new ExamPause(examId, true, change.pausedAt(), change.rows().size()));
     }
 
@@ -98,7 +102,8 @@ public class PauseService {
         return exams.require(examId).chain(exam -> pool.withTransaction(tx -> examStore.resume(tx, examId)
                 .chain(() -> sessions.resumeExam(tx, examId, now))
                 .call(rows -> audit.record(tx, actor, "exam.resumed", examId, null, Map.of("sessions", rows.size())))))
-                .call(rows -> announceAll(rows, now))
+                .call(rows -> commands.broadcast(examId, "RESUMED", Map.of("byExam", true)))
+                .call(this::publishAll)
                 .map(rows -> new ExamPause(examId, false, null, rows.size()));
     }
 
@@ -149,6 +154,16 @@ public class PauseService {
         return change.changed() ? publish.chain(() -> command(change.row(), now)) : publish;
     }
 
+    /**
+     * An exam-wide change: one broadcast reached every socket already (each device keeps its own
+     * remaining time); here each session's state, which the other services and the heartbeat read.
+     */
+    private Uni<Void> publishAll(List<SessionRow> rows) {
+        return Multi.createFrom().iterable(rows)
+                .onItem().transformToUni(published::publishSession).merge(PUBLISH_CONCURRENCY)
+                .collect().last().replaceWithVoid();
+    }
+
     private Uni<Void> announceAll(List<SessionRow> rows, Instant now) {
         return Multi.createFrom().iterable(rows)
                 .onItem().transformToUni(row -> announce(new Change(row, true), now)).merge(PUBLISH_CONCURRENCY)
@@ -161,6 +176,7 @@ public class PauseService {
         fields.put("deadline", row.deadline().toString());
         if (row.paused()) {
             fields.put("pausedAt", row.pausedAt().toString());
+            fields.put("byExam", row.pausedByExam());
         }
         return commands.push(row.sessionId(), row.paused() ? "PAUSED" : "RESUMED", fields).replaceWithVoid();
     }

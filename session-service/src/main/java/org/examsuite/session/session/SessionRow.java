@@ -7,7 +7,7 @@ import java.time.OffsetDateTime;
 /** A row of the {@code session} table. */
 public record SessionRow(String sessionId, String examId, String candidateId, int deviceEpoch, Instant startedAt,
         Instant deadline, int graceSeconds, Instant submitDueAt, String status, String paperId, Instant submittedAt,
-        String submittedBy, Instant autosubmitClaimedAt, long rowVersion, Instant pausedAt, long pausedMs) {
+        String submittedBy, Instant autosubmitClaimedAt, long rowVersion, Instant pausedAt, boolean pausedByExam, long pausedMs) {
 
     public static final String IN_PROGRESS = "IN_PROGRESS";
     public static final String PAUSED = "PAUSED";
@@ -37,7 +37,8 @@ public record SessionRow(String sessionId, String examId, String candidateId, in
                 instant(row.getOffsetDateTime("submit_due_at")), row.getString("status"), row.getString("paper_id"),
                 instant(row.getOffsetDateTime("submitted_at")), row.getString("submitted_by"),
                 instant(row.getOffsetDateTime("autosubmit_claimed_at")), row.getLong("row_version"),
-                instant(row.getOffsetDateTime("paused_at")), row.getLong("paused_ms"));
+                instant(row.getOffsetDateTime("paused_at")), Boolean.TRUE.equals(row.getBoolean("paused_by_exam")),
+                row.getLong("paused_ms"));
     }
 
     private static Instant instant(OffsetDateTime at) {

@@ -124,6 +124,35 @@ class LiveSocketTest {
     }
 
     @Test
+    void anExamPauseIsOneBroadcastToEverySocketOfTheExamAndNoOther() {
+        String examId = Fixtures.openExam(clock.instant());
+        Started a = Fixtures.startFresh(examId);
+        Started b = Fixtures.startFresh(examId);
+        Started elsewhere = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        Recorder other = new Recorder();
+        WebSocket sa = connect(a.sessionId(), ra, "exam-live", a.token());
+        WebSocket sb = connect(b.sessionId(), rb, "exam-live", b.token());
+        WebSocket so = connect(elsewhere.sessionId(), other, "exam-live", elsewhere.token());
+        await().atMost(Duration.ofSeconds(10)).until(() -> ra.received("TIME") && rb.received("TIME") && other.received("TIME"));
+
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/exams/" + examId + "/pause").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ra.received("\"type\":\"PAUSED\"") && rb.received("\"type\":\"PAUSED\""));
+        String paused = ra.messages.stream().filter(m -> m.contains("\"type\":\"PAUSED\"")).findFirst().orElseThrow();
+        assertTrue(paused.contains("\"byExam\":true") && !paused.contains("\"id\""), "one broadcast, no per-session id: " + paused);
+        given().auth().oauth2(TestTokens.operator()).post("/api/v1/exams/" + examId + "/resume").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ra.received("\"type\":\"RESUMED\"") && rb.received("\"type\":\"RESUMED\""));
+        so.sendText("{\"type\": \"TIME\"}", true).join(); // a round trip after both commands
+        await().atMost(Duration.ofSeconds(10)).until(() -> other.messages.size() >= 2);
+        assertTrue(other.messages.stream().noneMatch(m -> m.contains("PAUSED") || m.contains("RESUMED")),
+                "another exam's socket heard nothing: " + other.messages);
+        sa.abort();
+        sb.abort();
+        so.abort();
+    }
+
+    @Test
     void timeIsPushedFromThePublishedState() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
         Recorder recorder = new Recorder();
