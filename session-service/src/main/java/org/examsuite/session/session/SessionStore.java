@@ -97,6 +97,15 @@ public class SessionStore {
                 .map(SessionStore::all);
     }
 
+    /**
+     * As {@link #pauseExam}, but only while the exam is still paused when this statement runs: a
+     * session that read the exam's pause just before its resume committed does not stay paused.
+     */
+    public Uni<List<SessionRow>> pauseWithExam(SqlClient tx, String examId, Instant now) {
+        return tx.preparedQuery(PAUSE + "exam_id = $1 AND EXISTS (SELECT 1 FROM exam e WHERE e.exam_id = $1 "
+                + "AND e.paused_at IS NOT NULL) RETURNING *").execute(Tuple.of(examId, at(now), true)).map(SessionStore::all);
+    }
+
     /** Every session the exam's pause paused → IN_PROGRESS (one paused on its own stays paused). */
     public Uni<List<SessionRow>> resumeExam(SqlClient tx, String examId, Instant now) {
         return tx.preparedQuery(RESUME + "exam_id = $1 AND paused_by_exam RETURNING *").execute(Tuple.of(examId, at(now)))
