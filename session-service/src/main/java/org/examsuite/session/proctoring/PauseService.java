@@ -121,7 +121,7 @@ public class PauseService {
                 return Uni.createFrom().item(row);
             }
             Instant now = clock.instant();
-            return pool.withTransaction(tx -> sessions.pauseWithExam(tx, row.examId(), now))
+            return pool.withTransaction(tx -> sessions.pauseExam(tx, row.examId(), now))
                     .call(rows -> announceAll(rows, now))
                     .chain(rows -> rows.stream().filter(r -> r.sessionId().equals(row.sessionId())).findFirst()
                             .map(r -> Uni.createFrom().item(r))

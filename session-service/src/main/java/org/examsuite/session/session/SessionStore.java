@@ -91,17 +91,12 @@ public class SessionStore {
                 .map(SessionStore::first);
     }
 
-    /** Every IN_PROGRESS session of the exam → PAUSED by the exam; the rows changed. */
-    public Uni<List<SessionRow>> pauseExam(SqlClient tx, String examId, Instant now) {
-        return tx.preparedQuery(PAUSE + "exam_id = $1 RETURNING *").execute(Tuple.of(examId, at(now), true))
-                .map(SessionStore::all);
-    }
-
     /**
-     * As {@link #pauseExam}, but only while the exam is still paused when this statement runs: a
-     * session that read the exam's pause just before its resume committed does not stay paused.
+     * Every IN_PROGRESS session of the exam → PAUSED by the exam, while the exam is paused when this
+     * statement runs (the exam's own pause sets that first, in the same transaction; a session that
+     * read the pause just before a resume committed does not stay paused alone); the rows changed.
      */
-    public Uni<List<SessionRow>> pauseWithExam(SqlClient tx, String examId, Instant now) {
+    public Uni<List<SessionRow>> pauseExam(SqlClient tx, String examId, Instant now) {
         return tx.preparedQuery(PAUSE + "exam_id = $1 AND EXISTS (SELECT 1 FROM exam e WHERE e.exam_id = $1 "
                 + "AND e.paused_at IS NOT NULL) RETURNING *").execute(Tuple.of(examId, at(now), true)).map(SessionStore::all);
     }
