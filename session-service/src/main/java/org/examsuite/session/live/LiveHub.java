@@ -97,22 +97,33 @@ public class LiveHub {
                             if (state == null) {
                                 return;
                             }
-                            Map<String, Object> message = new LinkedHashMap<>();
-                            message.put("type", "TIME");
-                            message.put("serverTime", Instant.ofEpochMilli(now).toString());
-                            message.put("deadline", Instant.ofEpochMilli(state.deadlineMs()).toString());
-                            message.put("remainingMs", state.remainingMs(now));
-                            message.put("status", state.status());
-                            message.put("deviceEpoch", state.epoch());
-                            if (state.paused()) {
-                                message.put("pausedAt", Instant.ofEpochMilli(state.pausedAtMs()).toString());
-                            }
-                            String text = write(message);
+                            String text = write(timeMessage(Instant.ofEpochMilli(now), Instant.ofEpochMilli(state.deadlineMs()),
+                                    state.remainingMs(now), state.status(), state.epoch(),
+                                    state.paused() ? Instant.ofEpochMilli(state.pausedAtMs()) : null, null));
                             entry.getValue().values().forEach(listener -> listener.connection().sendText(text)
                                     .subscribe().with(sent -> { }, failure -> { }));
                         })
                         .onFailure().recoverWithNull())
                 .merge(16).collect().last().replaceWithVoid();
+    }
+
+    /** The TIME message, alike whether read from the session's row (on request) or its published state (pushed). */
+    static Map<String, Object> timeMessage(Instant now, Instant deadline, long remainingMs, String status, long deviceEpoch,
+            Instant pausedAt, String paperId) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "TIME");
+        message.put("serverTime", now.toString());
+        message.put("deadline", deadline.toString());
+        message.put("remainingMs", remainingMs);
+        message.put("status", status);
+        message.put("deviceEpoch", deviceEpoch);
+        if (pausedAt != null) {
+            message.put("pausedAt", pausedAt.toString());
+        }
+        if (paperId != null) {
+            message.put("paperId", paperId);
+        }
+        return message;
     }
 
     private String write(Map<String, Object> message) {

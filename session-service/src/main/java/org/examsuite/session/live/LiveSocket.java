@@ -19,7 +19,6 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -156,20 +155,8 @@ public class LiveSocket {
 
     private String time(SessionRow row) {
         Instant now = clock.instant();
-        Map<String, Object> message = new LinkedHashMap<>();
-        message.put("type", "TIME");
-        message.put("serverTime", now.toString());
-        message.put("deadline", row.deadline().toString());
-        message.put("remainingMs", row.remainingMs(now));
-        message.put("status", row.status());
-        if (row.pausedAt() != null) {
-            message.put("pausedAt", row.pausedAt().toString());
-        }
-        message.put("deviceEpoch", row.deviceEpoch());
-        if (row.paperId() != null) {
-            message.put("paperId", row.paperId());
-        }
-        return write(message);
+        return write(LiveHub.timeMessage(now, row.deadline(), row.remainingMs(now), row.status(), row.deviceEpoch(),
+                row.pausedAt(), row.paperId()));
     }
 
     private String error(String code) {
