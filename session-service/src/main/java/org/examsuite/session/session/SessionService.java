@@ -115,7 +115,7 @@ public class SessionService {
         CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), row.deviceEpoch());
         List<Question.CandidateQuestion> questions = exam.questions().stream().map(Question::forCandidate).toList();
         return new StartResponse(row.sessionId(), row.examId(), row.candidateId(), token.token(), token.expiresAt(),
-                row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, SessionView.remainingMs(row, now), row.status(),
+                row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.status(),
                 row.paperId(), new StartResponse.Paper(exam.title(), questions));
     }
 
@@ -151,7 +151,7 @@ public class SessionService {
                         CandidateTokens.Token token = tokens.renewed(current, tokenEpoch, row.sessionId(), row.examId(),
                                 row.candidateId(), row.deviceEpoch());
                         return new HeartbeatResponse(sessionId, row.status(), now, row.deadline(),
-                                SessionView.remainingMs(row, now), token.token(), token.expiresAt(), row.deviceEpoch(),
+                                row.remainingMs(now), token.token(), token.expiresAt(), row.deviceEpoch(),
                                 row.paperId(), pending);
                     });
         });

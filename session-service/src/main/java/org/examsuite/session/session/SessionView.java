@@ -11,11 +11,7 @@ public record SessionView(String sessionId, String examId, String candidateId, S
 
     public static SessionView of(SessionRow row, Instant now) {
         return new SessionView(row.sessionId(), row.examId(), row.candidateId(), row.status(), row.deviceEpoch(),
-                row.startedAt(), row.deadline(), row.graceSeconds(), now, remainingMs(row, now), row.paperId(),
+                row.startedAt(), row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.paperId(),
                 row.submittedAt(), row.submittedBy(), row.pausedAt());
-    }
-
-    static long remainingMs(SessionRow row, Instant now) {
-        return row.remainingMs(now);
     }
 }
