@@ -40,11 +40,7 @@ public class CommandStore {
     String channel;
 
     public Uni<Long> push(String sessionId, String type, Map<String, ?> fields) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("type", type);
-        command.put("at", clock.instant().toString());
-        command.putAll(fields);
-        String text = JsonText.write(json, command);
+        String text = JsonText.write(json, command(type, fields));
         return pushScript.run(redis, List.of(RedisKeys.commands(sessionId), RedisKeys.commandSequence(sessionId)),
                 List.of(text, Integer.toString(KEEP), Long.toString(TTL.toMillis()), channel, sessionId))
                 .map(Response::toLong);
@@ -56,14 +52,18 @@ public class CommandStore {
      * the heartbeat and the TIME messages carry, so a device that missed it still learns it.
      */
     public Uni<Void> broadcast(String examId, String type, Map<String, ?> fields) {
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("examId", examId);
+        envelope.put("command", command(type, fields));
+        return redis.publish(channel, JsonText.write(json, envelope)).replaceWithVoid();
+    }
+
+    private Map<String, Object> command(String type, Map<String, ?> fields) {
         Map<String, Object> command = new LinkedHashMap<>();
         command.put("type", type);
         command.put("at", clock.instant().toString());
         command.putAll(fields);
-        Map<String, Object> envelope = new LinkedHashMap<>();
-        envelope.put("examId", examId);
-        envelope.put("command", command);
-        return redis.publish(channel, JsonText.write(json, envelope)).replaceWithVoid();
+        return command;
     }
 
     /** Commands with an id above {@code afterId}, oldest first. */
