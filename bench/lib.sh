@@ -63,6 +63,20 @@ ensure_database() { # host user name
     || psql -h "$1" -U "$2" -d postgres -qc "CREATE DATABASE $3"
 }
 
+# The settings of a benchmark's own session-service that the caller did not set: Redis and
+# PostgreSQL addresses, database exam_bench, the jar, ./exam up's JVM flags for session-service
+# (./exam bench passes them as JAVA_OPTS_SESSION). ROOT must be set.
+bench_session_defaults() {
+  REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
+  REDIS_PORT="${REDIS_PORT:-6379}"
+  DB_NAME="${DB_NAME:-exam_bench}"
+  DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
+  DB_USER="${EXAM_DB_USER:-postgres}"
+  JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
+  JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
+  export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+}
+
 # A session-service of the benchmark's own: throw-away keys in $WORK (candidate, operator,
 # service), database DB_NAME, Redis db REDIS_DB, on BENCH_PORT, with JAVA_OPTS. Sets SERVICE_PID
 # and URL; returns once it is ready (exits with its log if it is not).

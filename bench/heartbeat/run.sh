@@ -13,23 +13,15 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # field, cpu_snapshot, bench_start, bench_session_service, bench_session_cleanup
+. "$HERE/../lib.sh" # field, cpu_snapshot, bench_start, bench_session_defaults, bench_session_service, bench_session_cleanup
 SESSIONS="${SESSIONS:-2000}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
 DURATION="${DURATION:-30}"
 WARMUP="${WARMUP:-30}"
 THREADS="${THREADS:-2}"
 BENCH_PORT="${BENCH_PORT:-18091}"
-REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
-REDIS_PORT="${REDIS_PORT:-6379}"
-REDIS_DB="${REDIS_DB:-4}" # the autosave benchmark uses 2, the deadline storm 3
-DB_NAME="${DB_NAME:-exam_bench}"
-DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
-DB_USER="${EXAM_DB_USER:-postgres}"
-JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
-# ./exam up's flags for session-service (./exam bench passes them as JAVA_OPTS_SESSION).
-JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+REDIS_DB="${REDIS_DB:-4}" # the autosave benchmark uses 2, the deadline storm 3, the live one 5
+bench_session_defaults
 
 bench_start heartbeat-bench wrk openssl psql
 ulimit -n 65536 2>/dev/null || true

@@ -13,19 +13,12 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # bench_start, bench_session_service, bench_session_cleanup
+. "$HERE/../lib.sh" # bench_start, bench_session_defaults, bench_session_service, bench_session_cleanup
 SESSIONS="${SESSIONS:-10000}"
 IN_FLIGHT="${IN_FLIGHT:-200}" # sockets being opened at once
 BENCH_PORT="${BENCH_PORT:-18092}"
-REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
-REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DB="${REDIS_DB:-5}" # autosave 2, deadline storm 3, heartbeat 4
-DB_NAME="${DB_NAME:-exam_bench}"
-DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
-DB_USER="${EXAM_DB_USER:-postgres}"
-JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
-JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+bench_session_defaults
 
 bench_start live-bench node openssl psql curl
 ulimit -n 65536 2>/dev/null || true
