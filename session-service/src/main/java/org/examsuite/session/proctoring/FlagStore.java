@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.examsuite.common.redis.RedisKeys;
 
 /** The flags the proctoring rules raised (flag.lua writes them; {@link Flagger} runs it), read for the monitor. */
@@ -30,10 +31,9 @@ public class FlagStore {
 
     /** The exam's flagged sessions (at most {@code limit}), by session id. */
     public Uni<List<FlaggedSession>> flagged(String examId, int limit) {
-        return redis.set(String.class).smembers(RedisKeys.examFlagged(examId))
+        return flaggedIds(examId)
                 .onItem().transformToMulti(ids -> Multi.createFrom().iterable(ids.stream().sorted().limit(limit).toList()))
-                .onItem().transformToUni(sessionId -> redis.hash(String.class).hgetall(RedisKeys.flags(sessionId))
-                        .map(flags -> new FlaggedSession(sessionId, parse(flags))))
+                .onItem().transformToUni(sessionId -> flagsOf(sessionId).map(flags -> new FlaggedSession(sessionId, flags)))
                 .merge(16).filter(session -> !session.flags().isEmpty())
                 .collect().asList().map(sessions -> {
                     List<FlaggedSession> sorted = new ArrayList<>(sessions);
@@ -54,8 +54,8 @@ public class FlagStore {
         return parsed;
     }
 
-    /** The ids of the exam's flagged sessions (flag.lua adds a session here once it has a flag). */
-    public Uni<java.util.Set<String>> flaggedIds(String examId) {
+    /** The ids of the exam's flagged sessions ({@link Flagger} adds a session once flag.lua raised its first flag). */
+    public Uni<Set<String>> flaggedIds(String examId) {
         return redis.set(String.class).smembers(RedisKeys.examFlagged(examId));
     }
 
