@@ -6,11 +6,11 @@
  * Nor /console/: the proctor console is not part of the exam page and must never be served
  * from the candidate's offline copy.
  */
-const CACHE = 'exam-page-v2';
+const CACHE = 'exam-page-v3';
 const SHELL = [
   '/', '/index.html', '/app.js', '/style.css',
   '/sdk/index.js', '/sdk/client.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/proctor.js',
-  '/sdk/retry.js', '/sdk/store.js', '/sdk/time.js', '/sdk/validate.js', '/sdk/writer-lock.js',
+  '/sdk/retry.js', '/sdk/store.js', '/sdk/time.js', '/sdk/timers.js', '/sdk/validate.js', '/sdk/writer-lock.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -15,6 +15,7 @@ import { ApiError, ClientCodes } from './errors.js';
 import { Http, resolveBaseUrls } from './http.js';
 import { isRetryable, DEFAULT_RETRY } from './retry.js';
 import { ServerClock, parseTime } from './time.js';
+import { NamedTimers } from './timers.js';
 import { openStore } from './store.js';
 import { mergeDraft, sameValue, withEpochs } from './merge.js';
 import { invalidReason, utf8Length, DEFAULT_MAX_VALUE_BYTES } from './validate.js';
@@ -194,7 +195,7 @@ export class ExamClient {
     this._listeners = new Map();
     this._queue = Promise.resolve();
     this._abort = new AbortController();
-    this._timers = {};
+    this._timers = new NamedTimers(this._env.timers);
     this._readOnly = false;
     this._running = false;
     this._offline = false;
@@ -447,10 +448,7 @@ export class ExamClient {
   _stopRunning() {
     this._running = false;
     this._stopLive();
-    for (const key of Object.keys(this._timers)) {
-      this._env.timers.clearTimeout(this._timers[key]);
-      delete this._timers[key];
-    }
+    this._timers.cancelAll();
     const win = this._env.window;
     if (win?.removeEventListener && this._onOnline) {
       win.removeEventListener('online', this._onOnline);
@@ -463,7 +461,7 @@ export class ExamClient {
     this._closed = true;
     this._stopRunning();
     this._stopProctoring?.();
-    for (const key of Object.keys(this._timers)) this._env.timers.clearTimeout(this._timers[key]);
+    this._timers.cancelAll();
     this._abort.abort();
     this._lock?.release();
     await this._queue.catch(() => {});
@@ -471,17 +469,11 @@ export class ExamClient {
   }
 
   _timer(name, ms, fn) {
-    if (this._timers[name] !== undefined) this._env.timers.clearTimeout(this._timers[name]);
-    this._timers[name] = this._env.timers.setTimeout(() => {
-      delete this._timers[name];
-      fn();
-    }, ms);
+    this._timers.set(name, ms, fn);
   }
 
   _cancelTimer(name) {
-    if (this._timers[name] === undefined) return;
-    this._env.timers.clearTimeout(this._timers[name]);
-    delete this._timers[name];
+    this._timers.cancel(name);
   }
 
   /** Serial queue: draft reads/writes and submit, one at a time. */
@@ -1101,7 +1093,7 @@ export class ExamClient {
       // Catch up on whatever was sent while no socket listened (each command is claimed
       // once by id); the heartbeat then goes on at the slow rate.
       if (this._running && !this._closed) this.heartbeat().catch(() => {}).finally(() => this._running && !this._closed && this._startHeartbeat());
-    } else if (wasOpen && this._running && !this._closed && this._timers.heartbeat !== undefined) {
+    } else if (wasOpen && this._running && !this._closed && this._timers.has('heartbeat')) {
       this._startHeartbeat(); // no socket: back to the normal rate from now
     }
     this._emit('live', { state, ...detail });
@@ -1170,7 +1162,7 @@ export class ExamClient {
 
   _flushEventsSoon(ms) {
     if (!this._running || this._readOnly) return;
-    if (this._timers.events !== undefined && ms > 0) return;
+    if (this._timers.has('events') && ms > 0) return;
     this._timer('events', ms, () => this.flushEvents().catch(() => {}));
   }
 

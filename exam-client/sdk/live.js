@@ -17,6 +17,7 @@
  * to reconnect) | 'fallback' | 'off' (stopped, or closed for good).
  */
 import { retryDelayMs } from './retry.js';
+import { NamedTimers } from './timers.js';
 
 export const LIVE_SUBPROTOCOL = 'exam-live';
 export const LIVE_CLOSE = Object.freeze({ UNAUTHORIZED: 4401, FORBIDDEN: 4403, TAKEN_OVER: 4409 });
@@ -56,7 +57,7 @@ export class LiveChannel {
     this.options = { ...DEFAULT_LIVE, ...(deps.options || {}) };
     this._state = 'off';
     this._ws = null;
-    this._timers = {};
+    this._timers = new NamedTimers(deps.timers);
     this._attempt = 0; // reconnects since the last socket that lasted (backoff exponent)
     this._failures = 0; // attempts in a row that never brought a message
     this._spoken = false; // the current socket has brought a message
@@ -88,7 +89,7 @@ export class LiveChannel {
 
   /** The browser says it is online again: do not sit out the rest of a backoff. */
   wakeUp() {
-    if (this._state === 'closed' && this._timers.reconnect !== undefined) {
+    if (this._state === 'closed' && this._timers.has('reconnect')) {
       this._cancel('reconnect');
       this._connect();
     }
@@ -199,20 +200,14 @@ export class LiveChannel {
   }
 
   _timer(name, ms, fn) {
-    this._cancel(name);
-    this._timers[name] = this._deps.timers.setTimeout(() => {
-      delete this._timers[name];
-      fn();
-    }, ms);
+    this._timers.set(name, ms, fn);
   }
 
   _cancel(name) {
-    if (this._timers[name] === undefined) return;
-    this._deps.timers.clearTimeout(this._timers[name]);
-    delete this._timers[name];
+    this._timers.cancel(name);
   }
 
   _clearTimers() {
-    for (const name of Object.keys(this._timers)) this._cancel(name);
+    this._timers.cancelAll();
   }
 }

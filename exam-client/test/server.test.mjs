@@ -102,3 +102,11 @@ test('the proctor console is served at /console/ with the same CSP; /console red
     assert.equal(res.status, 404, probe);
   }
 });
+
+test('the service worker keeps every SDK module for an offline reload (a module missing there breaks the page offline)', async () => {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const sw = await readFile(new URL('../page/sw.js', import.meta.url), 'utf8');
+  const cached = [...sw.matchAll(/'\/sdk\/([^']+\.js)'/g)].map((m) => m[1]).sort();
+  const modules = (await readdir(new URL('../sdk/', import.meta.url))).filter((f) => f.endsWith('.js')).sort();
+  assert.deepEqual(cached, modules);
+});
