@@ -12,7 +12,6 @@ import java.util.List;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
 import org.examsuite.answer.draft.AutosaveOutcome.Status;
 import org.examsuite.answer.redis.RedisScripts;
-import org.examsuite.answer.redis.RedisScripts.ScriptCall;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
@@ -115,8 +114,8 @@ public class DraftStore {
      * write-behind's batch); the drafts in the order of {@code sessionIds}, null where Redis has none.
      */
     public Uni<List<Draft>> readUnpersisted(List<String> sessionIds) {
-        List<ScriptCall> calls = new ArrayList<>(sessionIds.size());
-        sessionIds.forEach(id -> calls.add(new ScriptCall(List.of(RedisKeys.draft(id), RedisKeys.pending(id)), List.of("unpersisted"))));
+        List<LuaScript.Call> calls = new ArrayList<>(sessionIds.size());
+        sessionIds.forEach(id -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(id), RedisKeys.pending(id)), List.of("unpersisted"))));
         return scripts.runEach(READ, calls).map(replies -> {
             List<Draft> drafts = new ArrayList<>(replies.size());
             for (int i = 0; i < replies.size(); i++) {
@@ -130,6 +129,22 @@ public class DraftStore {
     public Uni<Draft> seal(String sessionId, long nowMs) {
         return scripts.run(SEAL, List.of(RedisKeys.draft(sessionId)), List.of(Long.toString(nowMs)))
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
+    }
+
+    /**
+     * {@link #seal} of many sessions in one pipelined round trip (the seals of papers stored
+     * together); the drafts in the order of {@code sessionIds}, null where Redis has none.
+     */
+    public Uni<List<Draft>> seal(List<String> sessionIds, long nowMs) {
+        List<LuaScript.Call> calls = new ArrayList<>(sessionIds.size());
+        sessionIds.forEach(id -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(id)), List.of(Long.toString(nowMs)))));
+        return scripts.runEach(SEAL, calls).map(replies -> {
+            List<Draft> drafts = new ArrayList<>(replies.size());
+            for (int i = 0; i < replies.size(); i++) {
+                drafts.add(Draft.fromHash(sessionIds.get(i), RedisScripts.strings(replies.get(i))));
+            }
+            return drafts;
+        });
     }
 
     /** Writes a draft restored from PostgreSQL unless Redis has one again; true when written. */
@@ -155,8 +170,8 @@ public class DraftStore {
 
     /** {@link #markPersisted(Draft)} of many drafts in one pipelined round trip. */
     public Uni<Void> markPersisted(List<Draft> flushed) {
-        List<ScriptCall> calls = new ArrayList<>(flushed.size());
-        flushed.forEach(d -> calls.add(new ScriptCall(List.of(RedisKeys.draft(d.sessionId()), RedisKeys.pending(d.sessionId())),
+        List<LuaScript.Call> calls = new ArrayList<>(flushed.size());
+        flushed.forEach(d -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(d.sessionId()), RedisKeys.pending(d.sessionId())),
                 List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
         return scripts.runEach(PERSISTED, calls).replaceWithVoid();
     }

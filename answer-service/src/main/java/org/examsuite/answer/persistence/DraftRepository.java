@@ -60,6 +60,17 @@ public class DraftRepository {
                 sealed_at = COALESCE(d.sealed_at, EXCLUDED.sealed_at), snapshot = COALESCE(d.snapshot, EXCLUDED.snapshot),
                 updated_at = now()
             RETURNING snapshot""";
+    // SEAL for many drafts (their rows sorted by session, as the write-behind's): one statement.
+    private static final String SEAL_ALL = "WITH history AS (" + INSERT_ANSWERS + """
+            )
+            INSERT INTO exam_answer.draft AS d (session_id, exam_id, generation, version, late_changes, sealed_at, snapshot)
+            SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[], $12::timestamptz[], $13::text[])
+            ON CONFLICT (session_id) DO UPDATE SET generation = GREATEST(d.generation, EXCLUDED.generation),
+                version = GREATEST(d.version, EXCLUDED.version),
+                late_changes = GREATEST(d.late_changes, EXCLUDED.late_changes),
+                sealed_at = COALESCE(d.sealed_at, EXCLUDED.sealed_at), snapshot = COALESCE(d.snapshot, EXCLUDED.snapshot),
+                updated_at = now()
+            RETURNING session_id, snapshot""";
     private static final String HISTORY = """
             SELECT id, question_id, epoch, version, value, generation, persisted_at FROM exam_answer.answer_history
             WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3""";
@@ -169,6 +180,51 @@ public class DraftRepository {
                 .addLong(draft.generation()).addLong(draft.version()).addLong(draft.lateChanges())
                 .addOffsetDateTime(sealedAt).addString(snapshot);
         return pool.preparedQuery(SEAL).execute(row).map(rows -> rows.iterator().next().getString("snapshot"));
+    }
+
+    /** A sealed draft with its seal time and snapshot, for {@link #seal(List)}. */
+    public record Seal(Draft draft, OffsetDateTime sealedAt, String snapshot) {
+    }
+
+    /**
+     * {@link #seal(Draft, OffsetDateTime, String)} of many drafts (one per session) in one
+     * statement; the snapshot stored for each session, by session id.
+     */
+    public Uni<Map<String, String>> seal(List<Seal> seals) {
+        if (seals.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        List<Seal> sorted = new ArrayList<>(seals);
+        sorted.sort(Comparator.comparing(seal -> seal.draft().sessionId()));
+        int n = sorted.size();
+        String[] sessions = new String[n];
+        String[] exams = new String[n];
+        Long[] generations = new Long[n];
+        Long[] versions = new Long[n];
+        Long[] lates = new Long[n];
+        OffsetDateTime[] sealedAts = new OffsetDateTime[n];
+        String[] snapshots = new String[n];
+        List<Draft> drafts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Draft draft = sorted.get(i).draft();
+            drafts.add(draft);
+            sessions[i] = draft.sessionId();
+            exams[i] = draft.examId();
+            generations[i] = draft.generation();
+            versions[i] = draft.version();
+            lates[i] = draft.lateChanges();
+            sealedAts[i] = sorted.get(i).sealedAt();
+            snapshots[i] = sorted.get(i).snapshot();
+        }
+        Tuple row = historyRows(drafts).addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations)
+                .addArrayOfLong(versions).addArrayOfLong(lates).addArrayOfOffsetDateTime(sealedAts).addArrayOfString(snapshots);
+        return pool.preparedQuery(SEAL_ALL).execute(row).map(rows -> {
+            Map<String, String> stored = new LinkedHashMap<>();
+            for (Row r : rows) {
+                stored.put(r.getString("session_id"), r.getString("snapshot"));
+            }
+            return stored;
+        });
     }
 
     public record HistoryRow(long id, String questionId, long epoch, long version, String value, long generation,

@@ -79,36 +79,9 @@ public class RedisScripts {
                 "The change could not be confirmed by a Redis replica in time; retry shortly.", 1);
     }
 
-    /**
-     * Many calls of one script (one per session: each in its own hash slot). On a standalone
-     * Redis they are pipelined on one connection in one round trip and one pool lease, so that
-     * a background batch neither pays a round trip per session nor queues hundreds of requests
-     * in front of the hot path; in a Redis Cluster the sessions live on different nodes, so
-     * each is sent on its own (a pipeline must stay in one slot). Replies in the order of {@code calls}.
-     */
-    public Uni<List<Response>> runEach(LuaScript script, List<ScriptCall> calls) {
-        if (calls.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        if (cluster) {
-            List<Uni<Response>> each = new ArrayList<>(calls.size());
-            calls.forEach(call -> each.add(run(script, call.keys(), call.args())));
-            return Uni.join().all(each).andFailFast();
-        }
-        return redis.batch(evalshas(script, calls))
-                .onFailure(LuaScript::isNoScript)
-                .recoverWithUni(() -> Uni.join().all(calls.stream().map(call -> run(script, call.keys(), call.args())).toList())
-                        .andFailFast());
-    }
-
-    /** The keys and arguments of one script call. */
-    public record ScriptCall(List<String> keys, List<String> args) {
-    }
-
-    private static List<Request> evalshas(LuaScript script, List<ScriptCall> calls) {
-        List<Request> requests = new ArrayList<>(calls.size());
-        calls.forEach(call -> requests.add(Request.newInstance(script.evalsha(call.keys(), call.args()))));
-        return requests;
+    /** {@link LuaScript#runEach} on this Redis. */
+    public Uni<List<Response>> runEach(LuaScript script, List<LuaScript.Call> calls) {
+        return script.runEach(redis, cluster, calls);
     }
 
     /** The bare Vert.x client underneath, for callers that avoid Mutiny on the hot path. */

@@ -1,27 +1,91 @@
 package org.examsuite.answer.seal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.examsuite.answer.draft.DraftResource;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.redis.RedisKeys;
 
-/** {@code POST /internal/v1/answers/{sessionId}/seal} (service token only; ARCHITECTURE.md). */
-@Path("/internal/v1/answers/{sessionId}/seal")
+/**
+ * The seal (service token only; docs/api.md, internal APIs): {@code POST
+ * /internal/v1/answers/{sessionId}/seal} for one session, {@code POST /internal/v1/answers/seal}
+ * with {@code {"sessionIds": [...]}} for the papers submission-service stores together.
+ */
+@Path("/internal/v1/answers")
 public class SealResource {
-    @Inject
-    SealService service;
+    /** Sessions per group seal: submission-service's groups are smaller. */
+    static final int MAX_SESSIONS = 256;
+
+    private final SealService service;
+
+    SealResource(SealService service) {
+        this.service = service;
+    }
 
     @POST
+    @Path("/{sessionId}/seal")
     @RolesAllowed(Roles.SERVICE)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<String> seal(@PathParam("sessionId") String sessionId) {
         DraftResource.requireSafe(sessionId);
         return service.seal(sessionId);
+    }
+
+    /**
+     * {@code {"sealed": {sessionId: snapshot}, "unavailable": [sessionId]}}: each session sealed
+     * as the one-session seal would, or named unavailable (retry it) — never a partial snapshot.
+     */
+    @POST
+    @Path("/seal")
+    @RolesAllowed(Roles.SERVICE)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<String> sealAll(JsonNode body) {
+        List<String> ids = sessionIds(body);
+        return service.seal(ids).map(SealResource::reply);
+    }
+
+    private static List<String> sessionIds(JsonNode body) {
+        JsonNode array = body == null ? null : body.get("sessionIds");
+        if (array == null || !array.isArray() || array.isEmpty() || array.size() > MAX_SESSIONS) {
+            throw ApiException.badRequest("INVALID_FIELD",
+                    "Send {\"sessionIds\": [...]} with 1 to " + MAX_SESSIONS + " session ids.").with("field", "sessionIds");
+        }
+        List<String> ids = new ArrayList<>(array.size());
+        for (JsonNode id : array) {
+            if (!id.isTextual() || !RedisKeys.isSafeId(id.asText())) {
+                throw ApiException.badRequest("INVALID_FIELD", "Every session id is a session id string.").with("field", "sessionIds");
+            }
+            ids.add(id.asText());
+        }
+        return ids;
+    }
+
+    /** Snapshots are stored JSON text: written as they are (session ids are safe ids: no quoting needed). */
+    private static String reply(SealService.Sealed sealed) {
+        StringBuilder out = new StringBuilder(256 * (1 + sealed.snapshots().size())).append("{\"sealed\":{");
+        boolean first = true;
+        for (Map.Entry<String, String> entry : sealed.snapshots().entrySet()) {
+            out.append(first ? "\"" : ",\"").append(entry.getKey()).append("\":").append(entry.getValue());
+            first = false;
+        }
+        out.append("},\"unavailable\":[");
+        first = true;
+        for (String id : sealed.unavailable()) {
+            out.append(first ? "\"" : ",\"").append(id).append('"');
+            first = false;
+        }
+        return out.append("]}").toString();
     }
 }

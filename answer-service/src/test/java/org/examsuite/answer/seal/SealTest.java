@@ -163,6 +163,56 @@ class SealTest {
         s.patch(change(1, "q4", "\"open\"")).statusCode(200);
     }
 
+    @Test
+    void aGroupSealSealsEachSessionAsItsOwnSealWouldAndNamesTheOnesItCannotSeal() throws Exception {
+        TestSession a = fixtures.session();
+        TestSession b = fixtures.session();
+        TestSession lost = fixtures.session();
+        a.patch(change(2, "q4", "\"Paris\"")).statusCode(200);
+        b.patch(change(5, "q6", "\"essay\"")).statusCode(200);
+        lost.patch(change(3, "q6", "\"kept\"")).statusCode(200);
+        lost.seal().statusCode(200);
+        fixtures.loseDraft(lost); // sealed before, then Redis lost it: restored, still sealed
+        String unknown = "s-unknown-" + System.nanoTime();
+        String reply = given().auth().oauth2(TestTokens.service()).contentType("application/json")
+                .body("{\"sessionIds\":[\"" + a.sessionId() + "\",\"" + b.sessionId() + "\",\"" + lost.sessionId()
+                        + "\",\"" + unknown + "\",\"" + a.sessionId() + "\"]}")
+                .post("/internal/v1/answers/seal").then().log().ifValidationFails().statusCode(200).contentType("application/json")
+                .extract().asString();
+        JsonNode sealed = mapper.readTree(reply).get("sealed");
+        assertEquals(3, sealed.size(), reply);
+        assertEquals("Paris", sealed.get(a.sessionId()).get("answers").get("q4").get("value").asText());
+        assertEquals(5, sealed.get(b.sessionId()).get("answers").get("q6").get("version").asInt());
+        assertEquals("kept", sealed.get(lost.sessionId()).get("answers").get("q6").get("value").asText());
+        assertEquals(List.of(unknown), mapper.convertValue(mapper.readTree(reply).get("unavailable"), List.class));
+        for (TestSession s : List.of(a, b, lost)) {
+            // Durable before the reply, and what every later seal of the session returns.
+            assertEquals(mapper.readTree(storedSnapshot(s)), sealed.get(s.sessionId()));
+            assertEquals(sealed.get(s.sessionId()), mapper.readTree(s.seal().statusCode(200).extract().asString()));
+            s.patch(change(9, "q4", "\"late\"")).statusCode(409).body("code", equalTo("SESSION_CLOSED"));
+        }
+    }
+
+    @Test
+    void aGroupSealTakesOnlyServicesAndWellFormedLists() {
+        TestSession s = fixtures.session();
+        String one = "{\"sessionIds\":[\"" + s.sessionId() + "\"]}";
+        given().auth().oauth2(s.token()).contentType("application/json").body(one).post("/internal/v1/answers/seal")
+                .then().statusCode(403).contentType("application/problem+json");
+        given().contentType("application/json").body(one).post("/internal/v1/answers/seal").then().statusCode(401);
+        StringBuilder tooMany = new StringBuilder("{\"sessionIds\":[");
+        for (int i = 0; i <= SealResource.MAX_SESSIONS; i++) {
+            tooMany.append(i == 0 ? "" : ",").append("\"s-").append(i).append('"');
+        }
+        for (String body : List.of("{\"sessionIds\":[]}", "{}", "{\"sessionIds\":[1]}", "{\"sessionIds\":[\"a/b\"]}",
+                "{\"sessionIds\":\"x\"}", tooMany + "]}")) {
+            given().auth().oauth2(TestTokens.service()).contentType("application/json").body(body)
+                    .post("/internal/v1/answers/seal").then().statusCode(400).contentType("application/problem+json")
+                    .body("code", equalTo("INVALID_FIELD"));
+        }
+        s.patch(change(1, "q4", "\"open\"")).statusCode(200);
+    }
+
     private String storedSnapshot(TestSession s) {
         return pool.preparedQuery("SELECT snapshot FROM exam_answer.draft WHERE session_id = $1")
                 .execute(Tuple.of(s.sessionId())).await().indefinitely().iterator().next().getString("snapshot");

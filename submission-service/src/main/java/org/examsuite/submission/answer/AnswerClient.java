@@ -1,6 +1,7 @@
 package org.examsuite.submission.answer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -24,4 +25,14 @@ public interface AnswerClient {
     @Path("/{sessionId}/seal")
     @Produces(MediaType.APPLICATION_JSON)
     JsonNode seal(@PathParam("sessionId") String sessionId);
+
+    /**
+     * {@link #seal} of many sessions: body {@code {"sessionIds": [...]}}, reply
+     * {@code {"sealed": {sessionId: snapshot}, "unavailable": [sessionId]}}.
+     */
+    @POST
+    @Path("/seal")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    JsonNode sealAll(JsonNode sessionIds);
 }

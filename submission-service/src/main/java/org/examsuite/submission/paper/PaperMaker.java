@@ -2,13 +2,20 @@ package org.examsuite.submission.paper;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -52,8 +59,14 @@ public class PaperMaker {
     ObjectMapper json;
     @Inject
     Clock clock;
+    @Inject
+    PaperGroupConfig groups;
+    @Inject
+    PaperMetrics metrics;
     @ConfigProperty(name = "exam.submission.max-wait", defaultValue = "PT10S")
     Duration maxWait;
+
+    private Grouper<Build> grouper;
 
     /** The paper and whether this call stored it. */
     public record Outcome(Paper paper, boolean created) {
@@ -111,67 +124,208 @@ public class PaperMaker {
         return paper;
     }
 
+    /** One build waiting in (or running) its group: what it needs, and what became of it. */
+    private static final class Build {
+        final SessionState session;
+        final String candidateId;
+        final String submittedBy;
+        final String actor;
+        final String token;
+        final SubmitGate.Claim claim;
+        final int createdStatus;
+        /** The request's trace, for the paper's outbox rows (the group runs on another request's thread). */
+        final Map<String, String> trace;
+        SealedDraft draft;
+        Map<String, StampedValue> kept;
+        Paper paper;
+        Outcome outcome;
+        RuntimeException failure;
+        /** The Redis bookkeeping is done (the lock released with it). */
+        boolean finished;
+
+        Build(SessionState session, String candidateId, String submittedBy, String actor, String token,
+                SubmitGate.Claim claim, int createdStatus, Map<String, String> trace) {
+            this.session = session;
+            this.candidateId = candidateId;
+            this.submittedBy = submittedBy;
+            this.actor = actor;
+            this.token = token;
+            this.claim = claim;
+            this.createdStatus = createdStatus;
+            this.trace = trace;
+        }
+
+        String sessionId() {
+            return session.sessionId();
+        }
+
+        boolean pending() {
+            return outcome == null && failure == null;
+        }
+    }
+
+    @PostConstruct
+    void startGroups() {
+        grouper = new Grouper<>(groups.maxSize(), groups.maxInFlight(), this::buildGroup);
+        metrics.queued(this::queuedBuilds);
+    }
+
+    /** Builds waiting for a group to take them (the gauge {@code exam_submission_paper_group_queued}). */
+    public int queuedBuilds() {
+        return grouper.queued();
+    }
+
     private Outcome build(SessionState session, String candidateId, String submittedBy, String actor, String token,
             SubmitGate.Claim claim, int createdStatus) {
-        String sessionId = session.sessionId();
-        boolean finished = false;
+        Build build = new Build(session, candidateId, submittedBy, actor, token, claim, createdStatus, tracing.currentContext());
+        grouper.run(build);
+        if (build.failure != null) {
+            throw build.failure;
+        }
+        return build.outcome;
+    }
+
+    /**
+     * Builds a group's papers together: one seal call, one pipeline closing their sheets, one
+     * transaction storing the papers with their outbox rows, one pipeline for the bookkeeping.
+     * Each build still gets its own outcome: a session answer-service cannot seal, whose lock
+     * expired, or whose row fails alone, fails alone.
+     */
+    private void buildGroup(List<Build> group) {
+        metrics.group(group.size());
         try {
-            // Redis said no paper. PostgreSQL has the last word, but is not asked first: a paper
-            // Redis forgot (lost data, an expired cache) is rare, and then the insert below meets
-            // the unique constraint and the stored paper is returned — after a repeated seal,
-            // which answers the seal already stored. So the usual build makes one PostgreSQL trip.
-            SealedDraft draft = seal(sessionId);
-            // Close and read the kept sheets after the seal (which closes autosave), in one atomic
-            // step against keeping: every sheet kept until this moment is in the paper, and every
-            // later one is refused — its request answers with this paper.
-            Map<String, StampedValue> kept = sheets.close(sessionId, token);
-            if (kept == null) {
-                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
-                        "The session's paper is still being stored; retry to get it.", 1);
-            }
-            Instant submittedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-            Paper paper = assemble(session, candidateId, submittedBy, submittedAt, draft, kept);
-            if (!papers.insert(paper, submittedAt, actor, tracing.currentContext())) {
-                LOG.infof("session %s already had a paper (unique constraint): returning it", sessionId);
-                Paper winner = papers.findBySession(sessionId);
-                finished = finish(winner, token, claim, 200);
-                return new Outcome(winner, false);
-            }
-            finished = finish(paper, token, claim, createdStatus);
-            relay.kick();
-            return new Outcome(paper, true);
+            storeGroup(group);
+        } catch (RuntimeException e) {
+            group.stream().filter(Build::pending).forEach(build -> build.failure = e);
         } finally {
-            if (!finished) {
-                // No paper stored by this build (or its bookkeeping failed): release the lock
-                // and open the sheets again for whoever builds next.
-                try {
-                    lock.release(sessionId, token);
-                } catch (RuntimeException e) {
-                    LOG.warnf("could not release the lock of %s (it expires): %s", sessionId, e.toString());
+            for (Build build : group) {
+                if (!build.finished) {
+                    // No paper stored by this build (or its bookkeeping failed): release the lock
+                    // and open the sheets again for whoever builds next.
+                    try {
+                        lock.release(build.sessionId(), build.token);
+                    } catch (RuntimeException e) {
+                        LOG.warnf("could not release the lock of %s (it expires): %s", build.sessionId(), e.toString());
+                    }
                 }
             }
         }
     }
 
-    /** True when the bookkeeping is done; a failure is logged — the paper is committed either way. */
-    private boolean finish(Paper paper, String token, SubmitGate.Claim claim, int status) {
+    private void storeGroup(List<Build> group) {
+        // Redis said no paper. PostgreSQL has the last word, but is not asked first: a paper
+        // Redis forgot (lost data, an expired cache) is rare, and then the insert below skips
+        // it and the stored paper is returned — after a repeated seal, which answers the seal
+        // already stored. So the usual group makes one PostgreSQL trip.
+        seal(group);
+        // Close and read the kept sheets after the seal (which closes autosave), in one atomic
+        // step per session against keeping: every sheet kept until this moment is in the paper,
+        // and every later one is refused — its request answers with this paper.
+        List<Build> sealed = group.stream().filter(Build::pending).toList();
+        Map<String, String> tokens = new LinkedHashMap<>();
+        sealed.forEach(build -> tokens.put(build.sessionId(), build.token));
+        Map<String, Map<String, StampedValue>> kept = sheets.close(tokens);
+        Instant submittedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<PaperStore.NewPaper> rows = new ArrayList<>(sealed.size());
+        for (Build build : sealed) {
+            build.kept = kept.get(build.sessionId());
+            if (build.kept == null) {
+                build.failure = ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                        "The session's paper is still being stored; retry to get it.", 1);
+                continue;
+            }
+            try {
+                build.paper = assemble(build.session, build.candidateId, build.submittedBy, submittedAt, build.draft, build.kept);
+                rows.add(new PaperStore.NewPaper(build.paper, submittedAt, build.actor, build.trace));
+            } catch (RuntimeException e) {
+                build.failure = e;
+            }
+        }
+        Set<String> stored = store(rows, group);
+        List<Build> built = group.stream().filter(build -> build.pending() && build.paper != null).toList();
+        List<String> lost = built.stream().map(Build::sessionId).filter(id -> !stored.contains(id)).toList();
+        Map<String, Paper> winners = lost.isEmpty() ? Map.of() : papers.findBySessions(lost);
+        List<SubmitGate.Finished> bookkeeping = new ArrayList<>(built.size());
+        for (Build build : built) {
+            boolean created = stored.contains(build.sessionId());
+            Paper paper = created ? build.paper : winners.get(build.sessionId());
+            if (paper == null) {
+                build.failure = ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
+                continue;
+            }
+            if (!created) {
+                LOG.infof("session %s already had a paper (unique constraint): returning it", build.sessionId());
+            }
+            build.outcome = new Outcome(paper, created);
+            bookkeeping.add(new SubmitGate.Finished(build.sessionId(), paper.paperId().toString(), build.token, build.claim,
+                    created ? build.createdStatus : 200));
+        }
+        if (!stored.isEmpty()) {
+            relay.kick();
+        }
         try {
-            gate.finish(paper.sessionId(), paper.paperId().toString(), token, claim, status);
-            return true;
+            gate.finish(bookkeeping);
+            built.stream().filter(build -> build.outcome != null).forEach(build -> build.finished = true);
         } catch (RuntimeException e) {
-            LOG.warnf("paper %s stored, but Redis bookkeeping failed: %s", paper.paperId(), e.toString());
-            return false;
+            // The papers are committed either way: their requests are answered with them.
+            LOG.warnf("%d papers stored, but Redis bookkeeping failed: %s", bookkeeping.size(), e.toString());
         }
     }
 
-    private SealedDraft seal(String sessionId) {
+    /** Seals the group's drafts in one call; a session answer-service could not seal fails alone. */
+    private void seal(List<Build> group) {
+        List<String> ids = group.stream().map(Build::sessionId).toList();
+        Sealer.Sealed sealed;
         try {
-            return sealer.seal(sessionId);
+            sealed = sealer.seal(ids);
         } catch (RuntimeException e) {
-            LOG.warnf("could not seal the draft of %s: %s", sessionId, e.toString());
-            throw ApiException.retryLater(503, "ANSWER_SERVICE_UNAVAILABLE",
-                    "The draft could not be sealed right now; the submission is kept, retry shortly.", 2);
+            LOG.warnf("could not seal the drafts of %d sessions: %s", ids.size(), e.toString());
+            group.forEach(build -> build.failure = sealUnavailable());
+            return;
         }
+        for (Build build : group) {
+            build.draft = sealed.drafts().get(build.sessionId());
+            if (build.draft == null) {
+                build.failure = sealUnavailable();
+            }
+        }
+    }
+
+    private static ApiException sealUnavailable() {
+        return ApiException.retryLater(503, "ANSWER_SERVICE_UNAVAILABLE",
+                "The draft could not be sealed right now; the submission is kept, retry shortly.", 2);
+    }
+
+    /**
+     * The group's papers in one transaction; when that fails, each alone, so that a paper whose
+     * row cannot be stored fails only its own request. The sessions whose paper this stored.
+     */
+    private Set<String> store(List<PaperStore.NewPaper> rows, List<Build> group) {
+        if (rows.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            return papers.insert(rows);
+        } catch (RuntimeException e) {
+            if (rows.size() == 1) {
+                throw e;
+            }
+            LOG.warnf("the group of %d papers could not be stored together, storing them one by one: %s", rows.size(),
+                    e.toString());
+        }
+        Map<String, Build> bySession = new HashMap<>();
+        group.forEach(build -> bySession.put(build.sessionId(), build));
+        Set<String> stored = new HashSet<>();
+        for (PaperStore.NewPaper row : rows) {
+            try {
+                if (papers.insert(row.paper(), row.submittedAt(), row.actor(), row.trace())) {
+                    stored.add(row.paper().sessionId());
+                }
+            } catch (RuntimeException e) {
+                bySession.get(row.paper().sessionId()).failure = e;
+            }
+        }
+        return stored;
     }
 
     /** Per question the value with the highest stamp wins: the sealed draft against every kept final sheet. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.common.redis.ScriptBatches;
 import org.examsuite.submission.submit.FinalSheet;
 
 /**
@@ -45,8 +46,12 @@ public class SheetStore {
         PAPER
     }
 
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
     @Inject
     RedisDataSource redis;
+    @Inject
+    ScriptBatches batches;
     @Inject
     ObjectMapper json;
     @ConfigProperty(name = "exam.submission.sheet-retention", defaultValue = "P7D")
@@ -83,6 +88,31 @@ public class SheetStore {
             fields.put(reply.get(i).toString(), reply.get(i + 1).toString());
         }
         return parse(sessionId, fields);
+    }
+
+    /**
+     * {@link #close(String, String)} for many builds at once (sessionId → lock token), in one
+     * pipelined round trip; a session whose lock is no longer its build's is absent from the result.
+     */
+    public Map<String, Map<String, StampedValue>> close(Map<String, String> lockTokens) {
+        List<String> ids = new ArrayList<>(lockTokens.keySet());
+        List<LuaScript.Call> calls = new ArrayList<>(ids.size());
+        String retentionMs = Long.toString(retention.toMillis());
+        ids.forEach(id -> calls.add(new LuaScript.Call(List.of(RedisKeys.finalSheet(id), RedisKeys.submitLock(id)),
+                List.of(lockTokens.get(id), retentionMs))));
+        List<Response> replies = batches.runEach(closeScript, calls).await().atMost(TIMEOUT);
+        Map<String, Map<String, StampedValue>> closed = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            Response reply = replies.get(i);
+            if (reply != null) {
+                Map<String, String> fields = new HashMap<>();
+                for (int j = 0; j + 1 < reply.size(); j += 2) {
+                    fields.put(reply.get(j).toString(), reply.get(j + 1).toString());
+                }
+                closed.put(ids.get(i), parse(ids.get(i), fields));
+            }
+        }
+        return closed;
     }
 
     /** Every kept value of the session, by question (without closing them). */

@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.common.redis.ScriptBatches;
 import org.examsuite.submission.submit.FinalSheet;
 
 /**
@@ -35,8 +36,12 @@ public class SubmitGate {
     private final LuaScript stepScript = LuaScript.of(SubmitGate.class, "sheet_merge.lua", "submit_step.lua");
     private final LuaScript finishScript = LuaScript.of(SubmitGate.class, "finish_build.lua");
 
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
     @Inject
     RedisDataSource redis;
+    @Inject
+    ScriptBatches batches;
     @ConfigProperty(name = "exam.idempotency.retention", defaultValue = "PT48H")
     Duration retention;
     @ConfigProperty(name = "exam.idempotency.in-flight-ttl", defaultValue = "PT60S")
@@ -136,6 +141,20 @@ public class SubmitGate {
     public void finish(String sessionId, String paperId, String lockToken, Claim claim, int status) {
         finishScript.run(redis, keys(sessionId, claim), List.of(paperId, Long.toString(paperCache.toMillis()), lockToken,
                 claim == null ? "" : claim.owner(), Integer.toString(status), Long.toString(recordRetention().toMillis())));
+    }
+
+    /** One build's {@link #finish} arguments. */
+    public record Finished(String sessionId, String paperId, String lockToken, Claim claim, int status) {
+    }
+
+    /** {@link #finish} of many builds in one pipelined round trip (papers stored together). */
+    public void finish(List<Finished> builds) {
+        List<LuaScript.Call> calls = new ArrayList<>(builds.size());
+        String cacheMs = Long.toString(paperCache.toMillis());
+        String retentionMs = Long.toString(recordRetention().toMillis());
+        builds.forEach(b -> calls.add(new LuaScript.Call(keys(b.sessionId(), b.claim()), List.of(b.paperId(), cacheMs,
+                b.lockToken(), b.claim() == null ? "" : b.claim().owner(), Integer.toString(b.status()), retentionMs))));
+        batches.runEach(finishScript, calls).await().atMost(TIMEOUT);
     }
 
     private static List<String> keys(String sessionId, Claim claim) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +40,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, AtomicInteger> SEAL_CALLS = new ConcurrentHashMap<>();
     /** The traceparent header each seal call carried. */
     public static final Map<String, List<String>> SEAL_TRACEPARENTS = new ConcurrentHashMap<>();
+    /** The sessions of each group seal call, in call order. */
+    public static final List<List<String>> GROUP_SEALS = new CopyOnWriteArrayList<>();
     /** Sessions for which session-service's /submitted answers 503. */
     public static final Set<String> FAILING_SUBMITTED = ConcurrentHashMap.newKeySet();
     /** The traceparent header each /submitted call carried. */
@@ -78,7 +81,9 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().getPath();
             Matcher m;
-            if ((m = SEAL.matcher(path)).matches()) {
+            if (path.equals("/internal/v1/answers/seal")) {
+                sealAll(exchange, body);
+            } else if ((m = SEAL.matcher(path)).matches()) {
                 seal(exchange, m.group(1));
             } else if ((m = PUBLISH.matcher(path)).matches()) {
                 exchange.sendResponseHeaders(publisher.test(m.group(1)) ? 204 : 404, -1);
@@ -92,6 +97,65 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
             } else {
                 exchange.sendResponseHeaders(404, -1);
             }
+        }
+    }
+
+    /**
+     * The group seal: each session as the one-session seal would answer it; failing sessions are
+     * named unavailable, and when every session fails the call answers 500 (answer-service down).
+     */
+    private void sealAll(HttpExchange exchange, String body) throws IOException {
+        List<String> ids = new ArrayList<>();
+        Matcher id = Pattern.compile("\"([^\"]+)\"").matcher(body.substring(body.indexOf('[') + 1, body.lastIndexOf(']')));
+        while (id.find()) {
+            ids.add(id.group(1));
+        }
+        GROUP_SEALS.add(ids);
+        StringBuilder sealed = new StringBuilder();
+        List<String> unavailable = new ArrayList<>();
+        for (String sessionId : ids) {
+            countAndHold(exchange, sessionId);
+            if (FAILING_SEALS.contains(sessionId)) {
+                unavailable.add("\"" + sessionId + "\"");
+            } else {
+                sealed.append(sealed.length() == 0 ? "" : ",").append('"').append(sessionId).append("\":").append(snapshot(sessionId));
+            }
+        }
+        if (unavailable.size() == ids.size()) {
+            exchange.sendResponseHeaders(500, -1);
+            return;
+        }
+        send(exchange, "{\"sealed\":{" + sealed + "},\"unavailable\":[" + String.join(",", unavailable) + "]}");
+    }
+
+    private static void countAndHold(HttpExchange exchange, String sessionId) {
+        SEAL_CALLS.computeIfAbsent(sessionId, s -> new AtomicInteger()).incrementAndGet();
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+            SEAL_TRACEPARENTS.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(traceparent);
+        }
+        CountDownLatch held = HELD_SEALS.get(sessionId);
+        if (held != null) {
+            try {
+                held.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String snapshot(String sessionId) {
+        return "{\"sessionId\":\"" + sessionId + "\",\"sealedAt\":\"2026-12-01T10:00:00Z\",\"version\":1,"
+                + "\"generation\":1,\"lateChanges\":" + LATE_CHANGES.getOrDefault(sessionId, 0) + ",\"answers\":"
+                + DRAFTS.getOrDefault(sessionId, "{}") + "}";
+    }
+
+    private static void send(HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
         }
     }
 
