@@ -110,6 +110,12 @@ pg_cpu_ms() {
   echo "$total"
 }
 redis_cpu_ms() { local pid; pid="$(pgrep -o -x redis-server || true)"; [ -n "$pid" ] && cpu_ms "$pid" || echo 0; }
+# Groups of papers built and stored together so far, and the papers in them (submission-service's metrics).
+group_stats() {
+  curl -s "http://127.0.0.1:$SUBMISSION_PORT/q/metrics" 2>/dev/null | awk '
+    /^exam_submission_paper_group_size_count/ { c = $NF } /^exam_submission_paper_group_size_sum/ { s = $NF }
+    END { printf "%d %d\n", c, s }'
+}
 # Of the service's CPU, how much went to the JIT compilers and to the garbage collector (threads
 # named C1/C2 CompilerThread and G1/GC ...): on a freshly started JVM a short storm pays for its warm-up.
 jvm_threads_ms() { # pid -> "jit_ms gc_ms"
@@ -160,10 +166,12 @@ for n in $SESSIONS; do
   java "$HERE/Storm.java" drafts "$WORK/sessions-$n.txt" "http://127.0.0.1:$ANSWER_PORT"
   read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub0 gc_sub0 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
+  read -r groups0 grouped0 <<<"$(group_stats)"
   java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
     "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
   read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub1 gc_sub1 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
+  read -r groups1 grouped1 <<<"$(group_stats)"
   exam_id="$(awk -F'|' '/\| exam \|/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
   db_check="$(psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -tAc \
     "SELECT count(*) || ' papers, ' || count(DISTINCT session_id) || ' sessions' FROM exam_submission.papers WHERE exam_id = '$exam_id'")"
@@ -194,6 +202,11 @@ for n in $SESSIONS; do
         -v r="$((cpu_redis1 - cpu_redis0))" -v m="$(( (cpu_all1 - cpu_all0) * 1000 / TICK ))" 'BEGIN {
       printf "| CPU ms per paper: submission-service / answer-service / PostgreSQL (all) / Redis (shared) | %.2f / %.2f / %.2f / %.2f |\n", s / n, a / n, p / n, r / n
       printf "| CPU s during the storm: submission / answer / PostgreSQL / Redis / whole machine | %.1f / %.1f / %.1f / %.1f / %.1f |\n", s / 1000, a / 1000, p / 1000, r / 1000, m / 1000 }'
+    driver_s="$(awk -F'|' '/driver CPU s/ {gsub(/ /, "", $3); print $3}' "$WORK/storm-$n.md")"
+    awk -v n="$n" -v m="$(( (cpu_all1 - cpu_all0) * 1000 / TICK ))" -v d="${driver_s:-0}" 'BEGIN {
+      printf "| machine CPU ms per paper, all but the driver (every core busy time; other work on the machine counts too) | %.2f |\n", (m - d * 1000) / n }'
+    awk -v g="$((groups1 - groups0))" -v p="$(awk -v a="$grouped1" -v b="$grouped0" 'BEGIN { printf "%d", a - b }')" 'BEGIN {
+      printf "| papers built per group (groups): mean | %.1f (%d groups) |\n", g > 0 ? p / g : 0, g }'
     echo "| submission-service CPU s in JIT compiler / GC threads (of the above) | $(awk -v j="$((jit_sub1 - jit_sub0))" -v g="$((gc_sub1 - gc_sub0))" 'BEGIN { printf "%.1f / %.1f", j / 1000, g / 1000 }') |"
   } >>"$OUT"
 done

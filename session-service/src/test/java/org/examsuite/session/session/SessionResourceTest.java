@@ -434,6 +434,44 @@ class SessionResourceTest {
     }
 
     @Test
+    void papersStoredTogetherAreRecordedInOneCallEachAsItsOwnCallWould() {
+        String examId = Fixtures.openExam(now());
+        Started a = Fixtures.startFresh(examId);
+        Started b = Fixtures.startFresh(examId);
+        Started mismatched = Fixtures.startFresh(examId);
+        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-m"))
+                .post("/internal/v1/sessions/" + mismatched.sessionId() + "/submitted").then().statusCode(204);
+        String unknown = UUID.randomUUID().toString();
+        String body = "{\"papers\":[{\"sessionId\":\"" + a.sessionId() + "\",\"paperId\":\"paper-a\"},"
+                + "{\"sessionId\":\"" + b.sessionId() + "\",\"paperId\":\"paper-b\",\"submittedBy\":\"AUTO\"},"
+                + "{\"sessionId\":\"" + mismatched.sessionId() + "\",\"paperId\":\"paper-other\"},"
+                + "{\"sessionId\":\"" + unknown + "\",\"paperId\":\"paper-u\"}]}";
+        for (int attempt = 0; attempt < 2; attempt++) { // idempotent: the same answer again
+            given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(body)
+                    .post("/internal/v1/sessions/submitted").then().statusCode(200).contentType("application/json")
+                    .body("failed.size()", equalTo(2))
+                    .body("failed." + mismatched.sessionId(), equalTo("PAPER_MISMATCH"))
+                    .body("failed." + unknown, equalTo("SESSION_NOT_FOUND"));
+        }
+        given().auth().oauth2(a.token()).get("/api/v1/sessions/" + a.sessionId()).then()
+                .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-a"));
+        given().auth().oauth2(b.token()).get("/api/v1/sessions/" + b.sessionId()).then()
+                .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-b")).body("submittedBy", equalTo("AUTO"));
+        assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(b.sessionId()), "status"));
+        given().auth().oauth2(mismatched.token()).get("/api/v1/sessions/" + mismatched.sessionId()).then()
+                .body("paperId", equalTo("paper-m"));
+
+        given().auth().oauth2(a.token()).contentType(ContentType.JSON).body(body).post("/internal/v1/sessions/submitted")
+                .then().statusCode(403).contentType("application/problem+json");
+        for (String bad : List.of("{}", "{\"papers\":[]}", "{\"papers\":[{\"sessionId\":\"x\"}]}",
+                "{\"papers\":[{\"sessionId\":\"x\",\"paperId\":\"p\",\"submittedBy\":\"ME\"}]}")) {
+            given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(bad)
+                    .post("/internal/v1/sessions/submitted").then().statusCode(400).contentType("application/problem+json")
+                    .body("code", equalTo("VALIDATION_FAILED"));
+        }
+    }
+
+    @Test
     void submittedInputIsChecked() {
         given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p"))
                 .post("/internal/v1/sessions/" + UUID.randomUUID() + "/submitted").then().statusCode(404)

@@ -1,5 +1,9 @@
 package org.examsuite.submission.outbox;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -15,6 +19,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,6 +67,8 @@ import org.jboss.logging.Logger;
 public class OutboxRelay {
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** Sessions per call to session-service (its limit is 200). */
+    private static final int NOTIFY_BATCH = 200;
 
     @Inject
     Pool pool;
@@ -171,27 +178,130 @@ public class OutboxRelay {
                 + "RETURNING id, kind, paper_id, session_id, exam_id, traceparent, tracestate, attempts")
                 .execute(Tuple.of(at(now.plus(lease)), at(now), batchSize)).await().atMost(TIMEOUT)
                 .forEach(claimed::add);
-        List<CompletableFuture<Void>> sends = new ArrayList<>(claimed.size());
-        for (Row row : claimed) {
+        List<Row> papers = new ArrayList<>();
+        List<Row> notes = new ArrayList<>();
+        claimed.forEach(row -> (isPaper(row) ? papers : notes).add(row));
+        List<CompletableFuture<Void>> sends = new ArrayList<>(papers.size());
+        for (Row row : papers) {
             sends.add(send(row));
         }
+        // The sessions to tell go in one call per NOTIFY_BATCH rows (the papers of a rush share it).
+        List<List<Row>> noteBatches = new ArrayList<>();
+        for (int i = 0; i < notes.size(); i += NOTIFY_BATCH) {
+            noteBatches.add(notes.subList(i, Math.min(notes.size(), i + NOTIFY_BATCH)));
+        }
+        List<CompletableFuture<Map<String, String>>> told = new ArrayList<>(noteBatches.size());
+        noteBatches.forEach(batch -> told.add(notifyAll(batch)));
         List<Long> published = new ArrayList<>();
         List<Long> notified = new ArrayList<>();
-        for (int i = 0; i < claimed.size(); i++) {
-            Row row = claimed.get(i);
-            try {
-                sends.get(i).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                (isPaper(row) ? published : notified).add(row.getLong("id"));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                retryLater(row, now, e);
-            } catch (ExecutionException | TimeoutException e) {
-                retryLater(row, now, e.getCause() == null ? e : e.getCause());
+        for (int i = 0; i < papers.size(); i++) {
+            Row row = papers.get(i);
+            Throwable failure = outcome(sends.get(i));
+            if (failure == null) {
+                published.add(row.getLong("id"));
+            } else {
+                retryLater(row, now, failure);
+            }
+        }
+        for (int i = 0; i < noteBatches.size(); i++) {
+            Map<String, String> failed = Map.of();
+            Throwable failure = outcome(told.get(i));
+            if (failure == null) {
+                failed = told.get(i).join();
+            }
+            for (Row row : noteBatches.get(i)) {
+                String code = failed.get(row.getString("session_id"));
+                if (failure != null) {
+                    retryLater(row, now, failure);
+                } else if (code != null) {
+                    retryLater(row, now, new IllegalStateException("session-service answered " + code));
+                } else {
+                    notified.add(row.getLong("id"));
+                }
             }
         }
         markSent(published, now.plus(republishAfter), false);
         markSent(notified, now, true);
         return claimed.size();
+    }
+
+    /** Null when the send completed within the timeout, else why not. */
+    private static Throwable outcome(CompletableFuture<?> send) {
+        try {
+            send.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (ExecutionException e) {
+            return e.getCause() == null ? e : e.getCause();
+        } catch (TimeoutException e) {
+            return e;
+        }
+    }
+
+    /**
+     * Tells session-service about many stored papers in one call; the sessions it could not
+     * record, with its problem code. The call's span continues the first row's trace and links
+     * every row's, so each paper's trace still reaches session-service.
+     */
+    private CompletableFuture<Map<String, String>> notifyAll(List<Row> rows) {
+        var builder = tracer.spanBuilder("outbox SESSION_SUBMITTED")
+                .setParent(tracing.extract(storedTrace(rows.get(0))))
+                .setSpanKind(SpanKind.CLIENT)
+                .setAttribute("exam.papers", rows.size());
+        for (Row row : rows.subList(1, rows.size())) {
+            builder.addLink(Span.fromContext(tracing.extract(storedTrace(row))).getSpanContext());
+        }
+        Span span = builder.startSpan();
+        CompletableFuture<Map<String, String>> sent;
+        try (Scope ignored = span.makeCurrent()) {
+            Context context = Context.current();
+            sent = CompletableFuture.supplyAsync(() -> {
+                try (Scope inner = context.makeCurrent()) {
+                    return notifySessions(rows);
+                }
+            }, notifier);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.whenComplete((ok, error) -> {
+            if (error != null) {
+                span.setStatus(StatusCode.ERROR, error.toString());
+            }
+            span.end();
+        });
+    }
+
+    private Map<String, String> notifySessions(List<Row> rows) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ArrayNode papers = body.putArray("papers");
+        rows.forEach(row -> papers.addObject().put("sessionId", row.getString("session_id"))
+                .put("paperId", row.getUUID("paper_id").toString()));
+        JsonNode reply;
+        try {
+            reply = sessions.submittedAll(body);
+        } catch (WebApplicationException e) {
+            int status = e.getResponse().getStatus();
+            if (status != 404 && status != 405) {
+                throw e;
+            }
+            // A session-service of the previous release (a rolling upgrade): one call per session.
+            Map<String, String> failed = new HashMap<>();
+            for (Row row : rows) {
+                try {
+                    notifySession(row);
+                } catch (RuntimeException one) {
+                    failed.put(row.getString("session_id"), one.toString());
+                }
+            }
+            return failed;
+        }
+        Map<String, String> failed = new HashMap<>();
+        if (reply != null) {
+            reply.path("failed").fields().forEachRemaining(entry -> failed.put(entry.getKey(), entry.getValue().asText()));
+        }
+        return failed;
     }
 
     /** Sends one row inside its span, a child of the trace of the request that stored the paper. */
@@ -203,11 +313,7 @@ public class OutboxRelay {
                 .startSpan();
         CompletableFuture<Void> sent;
         try (Scope ignored = span.makeCurrent()) {
-            if (isPaper(row)) {
-                sent = reactiveRedis.execute("XADD", xaddArguments(row)).subscribeAsCompletionStage().thenApply(r -> null);
-            } else {
-                sent = CompletableFuture.runAsync(Context.current().wrap(() -> notifySession(row)), notifier);
-            }
+            sent = reactiveRedis.execute("XADD", xaddArguments(row)).subscribeAsCompletionStage().thenApply(r -> null);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

@@ -1,7 +1,9 @@
 package org.examsuite.submission.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
@@ -32,4 +34,14 @@ public interface SessionClient {
     @Path("/sessions/{sessionId}/submitted")
     @Consumes(MediaType.APPLICATION_JSON)
     Response submitted(@PathParam("sessionId") String sessionId, Map<String, String> body);
+
+    /**
+     * {@link #submitted} for many sessions: {@code {"papers": [{sessionId, paperId}]}} →
+     * {@code {"failed": {sessionId: code}}} (every session not named is recorded).
+     */
+    @POST
+    @Path("/sessions/submitted")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    JsonNode submittedAll(JsonNode body);
 }

@@ -36,6 +36,7 @@ class RelayKickTest extends SubmissionTestBase {
 
     @Test
     void papersStoredWithinTheKickDelayArePublishedInOneRun() {
+        int notifications = Stubs.SUBMITTED_BATCHES.get();
         List<String> sessionIds = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             Session s = session();
@@ -50,6 +51,7 @@ class RelayKickTest extends SubmissionTestBase {
         assertEquals(1, sentAt(ids, "PAPER_PUBLISH").stream().distinct().count(), "runs: " + sentAt(ids, "PAPER_PUBLISH"));
         assertEquals(1, sentAt(ids, "SESSION_SUBMITTED").stream().distinct().count());
         assertEquals(ids.length, Stubs.SUBMITTED_CALLS.keySet().stream().filter(sessionIds::contains).count());
+        assertEquals(notifications + 1, Stubs.SUBMITTED_BATCHES.get(), "session-service was told of the four papers in one call");
     }
 
     /** last_sent_at of the sessions' outbox rows of this kind that have been sent. */

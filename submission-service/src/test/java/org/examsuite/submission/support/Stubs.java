@@ -42,6 +42,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, List<String>> SEAL_TRACEPARENTS = new ConcurrentHashMap<>();
     /** The sessions of each group seal call, in call order. */
     public static final List<List<String>> GROUP_SEALS = new CopyOnWriteArrayList<>();
+    /** Calls of session-service's group notification. */
+    public static final AtomicInteger SUBMITTED_BATCHES = new AtomicInteger();
     /** Sessions for which session-service's /submitted answers 503. */
     public static final Set<String> FAILING_SUBMITTED = ConcurrentHashMap.newKeySet();
     /** The traceparent header each /submitted call carried. */
@@ -87,6 +89,8 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
                 seal(exchange, m.group(1));
             } else if ((m = PUBLISH.matcher(path)).matches()) {
                 exchange.sendResponseHeaders(publisher.test(m.group(1)) ? 204 : 404, -1);
+            } else if (path.equals("/internal/v1/sessions/submitted")) {
+                submittedAll(exchange, body);
             } else if ((m = SUBMITTED.matcher(path)).matches()) {
                 SUBMITTED_CALLS.computeIfAbsent(m.group(1), s -> new CopyOnWriteArrayList<>()).add(body);
                 String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
@@ -126,6 +130,25 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
             return;
         }
         send(exchange, "{\"sealed\":{" + sealed + "},\"unavailable\":[" + String.join(",", unavailable) + "]}");
+    }
+
+    /** session-service's group notification: each paper recorded as its own /submitted call would be. */
+    private void submittedAll(HttpExchange exchange, String body) throws IOException {
+        Matcher paper = Pattern.compile("\\{\"sessionId\":\"([^\"]+)\",\"paperId\":\"([^\"]+)\"\\}").matcher(body);
+        List<String> failed = new ArrayList<>();
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        while (paper.find()) {
+            String sessionId = paper.group(1);
+            SUBMITTED_CALLS.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add("{\"paperId\":\"" + paper.group(2) + "\"}");
+            if (traceparent != null) {
+                SUBMITTED_TRACEPARENTS.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(traceparent);
+            }
+            if (FAILING_SUBMITTED.contains(sessionId)) {
+                failed.add("\"" + sessionId + "\":\"SERVICE_UNAVAILABLE\"");
+            }
+        }
+        SUBMITTED_BATCHES.incrementAndGet();
+        send(exchange, "{\"failed\":{" + String.join(",", failed) + "}}");
     }
 
     private static void countAndHold(HttpExchange exchange, String sessionId) {
