@@ -198,6 +198,16 @@ class PushedImagesTest {
                     flags.add(e.asText());
                 }
             }
+            // On a ubi openjdk base (run-java.sh) Quarkus hands the JVM arguments over in JAVA_OPTS_APPEND.
+            for (JsonNode env : image.config().path("config").path("Env")) {
+                if (env.asText().startsWith("JAVA_OPTS_APPEND=")) {
+                    for (String flag : env.asText().substring(17).trim().split("\\s+")) {
+                        if (flag.startsWith("-X")) {
+                            flags.add(flag);
+                        }
+                    }
+                }
+            }
             String service = image.repository().substring(image.repository().lastIndexOf('/') + 1);
             String exam = System.getProperty("exam.images.jvm." + service, "");
             assertFalse(exam.isBlank(), "-Dexam.images.jvm." + service + " (./exam's java_opts_for) is required");
@@ -216,7 +226,7 @@ class PushedImagesTest {
             String value;
             if (flag.startsWith("-XX:+") || flag.startsWith("-XX:-")) {
                 key = flag.substring(5);
-                value = flag.substring(3, 4);
+                value = flag.substring(4, 5);
             } else if (flag.startsWith("-XX:") && flag.contains("=")) {
                 key = flag.substring(4, flag.indexOf('='));
                 value = flag.substring(flag.indexOf('=') + 1);
