@@ -74,14 +74,18 @@ app.kubernetes.io/name: {{ .svc.name }}
 app.kubernetes.io/component: {{ .svc.name }}
 {{- end -}}
 
+{{- /* registry/repository:tag, pinned with @digest when one is set (./exam images writes them). */ -}}
 {{- define "exam-suite.image" -}}
 {{- $registry := .image.registry | default .root.Values.image.registry -}}
 {{- $tag := .image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion -}}
+{{- $ref := printf "%s:%s" .image.repository $tag -}}
 {{- if $registry -}}
-{{- printf "%s/%s:%s" $registry .image.repository $tag -}}
-{{- else -}}
-{{- printf "%s:%s" .image.repository $tag -}}
+{{- $ref = printf "%s/%s" $registry $ref -}}
 {{- end -}}
+{{- if .image.digest -}}
+{{- $ref = printf "%s@%s" $ref .image.digest -}}
+{{- end -}}
+{{- $ref -}}
 {{- end -}}
 
 {{- define "exam-suite.keysSecret" -}}
