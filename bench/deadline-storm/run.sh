@@ -206,7 +206,7 @@ for n in $SESSIONS; do
     awk -v n="$n" -v m="$(( (cpu_all1 - cpu_all0) * 1000 / TICK ))" -v d="${driver_s:-0}" 'BEGIN {
       printf "| machine CPU ms per paper, all but the driver (every core busy time; other work on the machine counts too) | %.2f |\n", (m - d * 1000) / n }'
     awk -v g="$((groups1 - groups0))" -v p="$(awk -v a="$grouped1" -v b="$grouped0" 'BEGIN { printf "%d", a - b }')" 'BEGIN {
-      printf "| papers built per group (groups): mean | %.1f (%d groups) |\n", g > 0 ? p / g : 0, g }'
+      printf "| papers built per group (groups): mean | %.1f (%d groups) |\n", (g > 0 ? p / g : 0), g }'
     echo "| submission-service CPU s in JIT compiler / GC threads (of the above) | $(awk -v j="$((jit_sub1 - jit_sub0))" -v g="$((gc_sub1 - gc_sub0))" 'BEGIN { printf "%.1f / %.1f", j / 1000, g / 1000 }') |"
   } >>"$OUT"
 done

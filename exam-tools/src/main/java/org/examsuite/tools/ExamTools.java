@@ -20,6 +20,9 @@ import java.util.Map;
  *   redis-binary --dir DIR                           unpack embedded-redis' redis-server 6.2; print its path
  *   redis-cluster create --host H --ports P1,P2,...  form a cluster of fresh nodes (first half masters,
  *                                                    a replica each) over RESP, as redis-cli --cluster create
+ *   capacity --figures F --candidates N [--autosave-every S] [--submit-window W] [--start-window T]
+ *            [--heartbeat-every H] [--grade-within G] [--live on|off] [--headroom 0.6] [--cores-per-replica 2] [--min-replicas 2]
+ *                                                    cores, replicas, Redis shards, PostgreSQL for an exam day
  * </pre>
  * Exit codes: 0 ok, 1 failure, 2 usage.
  */
@@ -41,7 +44,7 @@ public final class ExamTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("a command is needed: keys, token, databases, infra, redis-binary, redis-cluster");
+            throw new UsageException("a command is needed: keys, token, databases, infra, redis-binary, redis-cluster, capacity");
         }
         Options options = Options.parse(Arrays.copyOfRange(args, 1, args.length));
         switch (args[0]) {
@@ -99,9 +102,35 @@ public final class ExamTools {
                 System.out.println("Redis Cluster formed on " + host + ": masters " + ports.subList(0, ports.size() / 2)
                         + ", replicas " + ports.subList(ports.size() / 2, ports.size()));
             }
+            case "capacity" -> {
+                Capacity.Exam exam = new Capacity.Exam(Long.parseLong(options.required("candidates")),
+                        seconds(options.optional("autosave-every", "15")), seconds(options.optional("submit-window", "60")),
+                        seconds(options.optional("start-window", "60")), seconds(options.optional("heartbeat-every", "30")),
+                        seconds(options.optional("grade-within", "30m")),
+                        !options.optional("live", "on").equals("off"));
+                Capacity.Plan plan = new Capacity.Plan(Double.parseDouble(options.optional("headroom", "0.6")),
+                        Double.parseDouble(options.optional("cores-per-replica", "2")),
+                        Integer.parseInt(options.optional("min-replicas", "2")));
+                if (exam.candidates() < 1 || plan.headroom() <= 0 || plan.headroom() > 1 || plan.coresPerReplica() <= 0) {
+                    throw new UsageException("capacity: --candidates ≥ 1, 0 < --headroom ≤ 1, --cores-per-replica > 0");
+                }
+                Capacity capacity = Capacity.load(Path.of(options.required("figures")));
+                System.out.print(Capacity.report(exam, plan, capacity.size(exam, plan)));
+            }
             default -> throw new UsageException("unknown command: " + args[0]);
         }
         return 0;
+    }
+
+    /** "90", "90s", "5m": a duration in seconds, above 0. */
+    static double seconds(String text) {
+        String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        double value = t.endsWith("m") ? Double.parseDouble(t.substring(0, t.length() - 1)) * 60
+                : Double.parseDouble(t.endsWith("s") ? t.substring(0, t.length() - 1) : t);
+        if (!(value > 0)) {
+            throw new UsageException("a duration above 0 is needed, not " + text);
+        }
+        return value;
     }
 
     static final class UsageException extends RuntimeException {
