@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.examsuite.submission.paper.StampedValue;
 
 /** answer-service's sealed snapshot: every question's newest stamped value and its late-change count. */
 public record SealedDraft(Map<String, StampedValue> answers, int lateChanges) {

@@ -1,5 +1,6 @@
 package org.examsuite.submission.paper;
 
+import org.examsuite.submission.answer.StampedValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.annotation.PostConstruct;

@@ -1,5 +1,6 @@
 package org.examsuite.submission.paper;
 
+import org.examsuite.submission.answer.StampedValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -15,7 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.redis.ScriptBatches;
-import org.examsuite.submission.submit.FinalSheet;
+import org.examsuite.submission.paper.FinalSheet;
 
 /**
  * Final sheets that reached us in time, kept per question by stamp in

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.redis.ScriptBatches;
-import org.examsuite.submission.submit.FinalSheet;
+import org.examsuite.submission.paper.FinalSheet;
 
 /**
  * The Redis side of a submission in as few round trips as the rules allow — each one Lua

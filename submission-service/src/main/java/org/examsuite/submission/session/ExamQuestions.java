@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
-import org.examsuite.submission.submit.FinalSheet;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,18 +46,19 @@ public class ExamQuestions {
     private final Map<String, Map<String, Spec>> cache = new ConcurrentHashMap<>();
     private final Map<String, Long> unpublished = new ConcurrentHashMap<>();
 
-    public void check(String examId, FinalSheet sheet) {
+    /** Each value (by question id) must answer a question of the exam, in that question's type. */
+    public void check(String examId, Map<String, JsonNode> values) {
         Map<String, Spec> questions = questions(examId);
         if (questions == null) {
             return;
         }
-        sheet.answers().forEach((questionId, answer) -> {
+        values.forEach((questionId, value) -> {
             Spec spec = questions.get(questionId);
             if (spec == null) {
                 throw new ApiException(400, "UNKNOWN_QUESTION", "The exam has no question " + questionId + ".")
                         .with("questionId", questionId);
             }
-            if (!fits(spec, answer.value())) {
+            if (!fits(spec, value)) {
                 throw new ApiException(400, "INVALID_ANSWER", "That is not an answer to the " + spec.type()
                         + " question " + questionId + ".").with("questionId", questionId);
             }

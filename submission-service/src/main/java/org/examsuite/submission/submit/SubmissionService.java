@@ -1,5 +1,6 @@
 package org.examsuite.submission.submit;
 
+import org.examsuite.submission.paper.FinalSheet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -114,7 +115,7 @@ public class SubmissionService {
                 || (session.candidateId() != null && !session.candidateId().equals(candidateId))) {
             throw ApiException.forbidden("This token does not give access to that session.");
         }
-        questions.check(session.examId(), sheet);
+        questions.check(session.examId(), sheet.values());
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {

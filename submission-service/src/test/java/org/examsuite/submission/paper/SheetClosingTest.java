@@ -1,5 +1,6 @@
 package org.examsuite.submission.paper;
 
+import org.examsuite.submission.answer.StampedValue;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.submit.Admission;
-import org.examsuite.submission.submit.FinalSheet;
+import org.examsuite.submission.paper.FinalSheet;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;

@@ -1,4 +1,4 @@
-package org.examsuite.submission.submit;
+package org.examsuite.submission.paper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +23,13 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
     }
 
     public record Limits(int maxBodyBytes, int maxAnswers, int maxValueBytes) {
+    }
+
+    /** The sheet's values by question id. */
+    public Map<String, JsonNode> values() {
+        Map<String, JsonNode> values = new java.util.LinkedHashMap<>();
+        answers.forEach((question, answer) -> values.put(question, answer.value()));
+        return values;
     }
 
     public static FinalSheet parse(ObjectMapper json, String body, Limits limits) {

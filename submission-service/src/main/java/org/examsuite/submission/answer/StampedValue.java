@@ -1,4 +1,4 @@
-package org.examsuite.submission.paper;
+package org.examsuite.submission.answer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;

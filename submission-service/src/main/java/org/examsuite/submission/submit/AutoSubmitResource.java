@@ -1,4 +1,4 @@
-package org.examsuite.submission.paper;
+package org.examsuite.submission.submit;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -13,7 +13,7 @@ import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.session.SessionFacts;
 import org.examsuite.submission.session.SessionState;
-import org.examsuite.submission.submit.SubmissionMetrics;
+import org.examsuite.submission.paper.PaperMaker;
 
 /**
  * session-service's auto-submit (at deadline + grace) and force-submit (a proctor): the
