@@ -2,7 +2,6 @@ package org.examsuite.session.session;
 
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -48,12 +47,8 @@ public class StartDoor {
         HttpServerResponse response = ctx.response().setStatusCode(429).putHeader("Content-Type", Problems.MEDIA_TYPE)
                 .putHeader("Retry-After", Integer.toString(admission.shedRetryAfterSeconds()))
                 .putHeader("Cache-Control", "no-store");
-        if (ctx.request().version() == HttpVersion.HTTP_2) {
-            response.end(body); // other streams share the connection
-            return;
-        }
-        // The body was not read; the client waits a second or more anyway, and a new connection is cheap then.
-        response.putHeader("Connection", "close");
-        response.end(body).onComplete(written -> ctx.request().connection().close());
+        // The connection is kept: a start's body is a few hundred bytes, and closing made each of a
+        // surge's ~10,000 refusals a new connection on both sides (bench/start-surge).
+        response.end(body);
     }
 }
