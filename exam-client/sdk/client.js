@@ -115,7 +115,9 @@ export class ExamClient {
       'POST',
       '/api/v1/sessions',
       { body: { examId, candidateId, accessCode } },
-      { retry: { maxAttempts: 4 } },
+      // A replica refusing starts in a surge (429 SESSIONS_BUSY) paces the returns itself: those
+      // retries are not the sign-in's four attempts, which are for an unreachable server.
+      { retry: { maxAttempts: 4, uncountedCodes: ['SESSIONS_BUSY'] } },
     );
     const b = res.body || {};
     if (!b.sessionId || !b.token) throw new ApiError({ status: res.status, code: ClientCodes.HTTP_ERROR, detail: 'session answer without sessionId/token' });

@@ -107,13 +107,14 @@ export class Http {
    */
   async call(service, method, path, opts = {}, { onRetry, shouldContinue, retry, signal } = {}) {
     const policy = { ...this.retry, ...retry };
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, counted = 0; ; attempt++) {
       try {
         // opts may be a function: each attempt then sends what is current (newest answers).
         return await this.send(service, method, path, typeof opts === 'function' ? await opts() : opts);
       } catch (err) {
         if (!(err instanceof ApiError) || !isRetryable(err)) throw err;
-        if (policy.maxAttempts !== undefined && attempt + 1 >= policy.maxAttempts) throw err;
+        if (!policy.uncountedCodes?.includes(err.code)) counted++;
+        if (policy.maxAttempts !== undefined && counted >= policy.maxAttempts) throw err;
         if (signal?.aborted || (shouldContinue && !shouldContinue())) throw err;
         const delay = retryDelayMs(attempt, err, policy, this._random);
         onRetry?.(err, attempt, delay);

@@ -44,6 +44,8 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
   /** undefined = until success, a final error, or close(). */
   maxAttempts?: number;
+  /** Problem codes whose retries maxAttempts does not count (e.g. SESSIONS_BUSY, paced by the server). */
+  uncountedCodes?: string[];
 }
 
 export interface Timers {

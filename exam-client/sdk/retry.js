@@ -12,6 +12,8 @@ export const DEFAULT_RETRY = Object.freeze({
   maxRetryAfterMs: 120_000,
   // undefined = retry until it succeeds, becomes final, or the client is closed.
   maxAttempts: undefined,
+  // Problem codes whose retries maxAttempts does not count: the server said when to come back.
+  uncountedCodes: [],
 });
 
 /** @param {import('./errors.js').ApiError} err */

@@ -122,3 +122,23 @@ test('network errors are retried until maxAttempts', async () => {
   assert.equal(calls, 3);
   await settle();
 });
+
+test('retries of an uncounted code (SESSIONS_BUSY) do not use up maxAttempts; others still do', async () => {
+  const timers = new FakeTimers();
+  let calls = 0;
+  const busy = () => problem(429, 'SESSIONS_BUSY', { 'retry-after': '1' });
+  const h = http(async () => (++calls <= 6 ? busy() : new Response('{"ok":true}', { status: 201 })), timers);
+  const done = h.call('session', 'POST', '/api/v1/sessions', { body: {} }, { retry: { maxAttempts: 4, uncountedCodes: ['SESSIONS_BUSY'] } });
+  await timers.advance(60_000);
+  assert.equal((await done).body.ok, true);
+  assert.equal(calls, 7, 'six refusals waited out, then served');
+
+  let counted = 0;
+  const capped = http(async () => (counted++, busy()), timers);
+  const refused = capped.call('session', 'POST', '/api/v1/sessions', { body: {} }, { retry: { maxAttempts: 4 } });
+  const assertion = assert.rejects(refused, (e) => e.code === 'SESSIONS_BUSY' && e.status === 429);
+  await timers.advance(60_000);
+  await assertion;
+  assert.equal(counted, 4, 'without uncountedCodes a refusal is an attempt');
+  await settle();
+});

@@ -2,6 +2,7 @@ package org.examsuite.session.enrollment;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -32,16 +33,21 @@ public class AccessThrottle {
     @ConfigProperty(name = "exam.access.forget-after")
     Duration forgetAfter;
 
-    /** Fails with 429 while the candidate must wait. */
-    public Uni<Void> check(String examId, String candidateId) {
-        return redis.hget(RedisKeys.accessThrottle(examId, candidateId), "blockedUntil").invoke(value -> {
-            if (value != null) {
-                long waitMs = value.toLong() - clock.millis();
+    /**
+     * Fails with 429 while the candidate must wait; else whether failures are on record (only
+     * then has {@link #succeed} anything to forget).
+     */
+    public Uni<Boolean> check(String examId, String candidateId) {
+        return redis.hmget(List.of(RedisKeys.accessThrottle(examId, candidateId), "failures", "blockedUntil")).map(values -> {
+            Response blockedUntil = values.size() > 1 ? values.get(1) : null;
+            if (blockedUntil != null) {
+                long waitMs = blockedUntil.toLong() - clock.millis();
                 if (waitMs > 0) {
                     throw tooMany(waitMs);
                 }
             }
-        }).replaceWithVoid();
+            return values.size() > 0 && values.get(0) != null;
+        });
     }
 
     /** Records a failure; the caller answers 401 (the wait applies to the next attempt). */

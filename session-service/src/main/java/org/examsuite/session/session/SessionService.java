@@ -14,9 +14,8 @@ import org.examsuite.session.enrollment.AccessCodes;
 import org.examsuite.session.enrollment.AccessThrottle;
 import org.examsuite.session.enrollment.CandidateStore;
 import org.examsuite.session.enrollment.CandidateStore.Credentials;
-import org.examsuite.session.exam.Exam;
-import org.examsuite.session.exam.ExamStore;
-import org.examsuite.session.exam.Question;
+import org.examsuite.session.exam.CandidateExam;
+import org.examsuite.session.exam.CandidateExams;
 import org.examsuite.session.proctoring.CommandStore;
 import org.examsuite.session.proctoring.EventStore;
 import org.examsuite.session.proctoring.OnlineTracker;
@@ -32,7 +31,7 @@ public class SessionService {
     @Inject
     Pool pool;
     @Inject
-    ExamStore exams;
+    CandidateExams exams;
     @Inject
     CandidateStore candidates;
     @Inject
@@ -66,11 +65,11 @@ public class SessionService {
         String examId = request.examId();
         String candidateId = request.candidateId();
         return throttle.check(examId, candidateId)
-                .chain(() -> Uni.combine().all().unis(exams.find(pool, examId), candidates.find(pool, examId, candidateId))
-                        .asTuple())
+                .chain(failedBefore -> Uni.combine().all().unis(exams.find(examId), candidates.find(pool, examId, candidateId))
+                        .asTuple().map(found -> new Found(found.getItem1(), found.getItem2(), failedBefore)))
                 .chain(found -> {
-                    Exam exam = found.getItem1();
-                    Credentials credentials = found.getItem2();
+                    CandidateExam exam = found.exam();
+                    Credentials credentials = found.credentials();
                     boolean valid = exam != null && credentials != null
                             && AccessCodes.matches(credentials.salt(), credentials.hash(), request.accessCode());
                     if (!valid) {
@@ -79,11 +78,16 @@ public class SessionService {
                         }
                         return throttle.fail(examId, candidateId).chain(() -> Uni.createFrom().<Started>failure(denied()));
                     }
-                    return throttle.succeed(examId, candidateId).chain(() -> open(exam, candidateId));
+                    // Nothing to forget unless this candidate failed before: one Redis call less per start.
+                    Uni<Void> forget = found.failedBefore() ? throttle.succeed(examId, candidateId) : Uni.createFrom().voidItem();
+                    return forget.chain(() -> open(exam, candidateId));
                 });
     }
 
-    private Uni<Started> open(Exam exam, String candidateId) {
+    private record Found(CandidateExam exam, Credentials credentials, boolean failedBefore) {
+    }
+
+    private Uni<Started> open(CandidateExam exam, String candidateId) {
         Instant now = clock.instant();
         if (!exam.isOpenAt(now)) {
             throw ApiException.conflict("EXAM_NOT_OPEN", "The exam is not open now.")
@@ -111,12 +115,11 @@ public class SessionService {
                 .replaceWithVoid();
     }
 
-    private StartResponse startResponse(Exam exam, SessionRow row, Instant now) {
+    private StartResponse startResponse(CandidateExam exam, SessionRow row, Instant now) {
         CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), row.deviceEpoch());
-        List<Question.CandidateQuestion> questions = exam.questions().stream().map(Question::forCandidate).toList();
         return new StartResponse(row.sessionId(), row.examId(), row.candidateId(), token.token(), token.expiresAt(),
                 row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.status(),
-                row.paperId(), new StartResponse.Paper(exam.title(), questions));
+                row.paperId(), new StartResponse.Paper(exam.title(), exam.questions()));
     }
 
     private static ApiException denied() {
