@@ -2,8 +2,6 @@ package org.examsuite.answer.draft;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -174,17 +172,5 @@ public class DraftStore {
         flushed.forEach(d -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(d.sessionId()), RedisKeys.pending(d.sessionId())),
                 List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
         return scripts.runEach(PERSISTED, calls).replaceWithVoid();
-    }
-
-    /** The exam of the session as session-service published it; null when not published. */
-    public Uni<String> publishedExamId(String sessionId) {
-        return scripts.send(Request.cmd(Command.HGET).arg(RedisKeys.sessionState(sessionId)).arg("examId"))
-                .map(reply -> reply == null ? null : reply.toString());
-    }
-
-    /** The exam's frozen questions as session-service published them (JSON); null when not published. */
-    public Uni<String> publishedQuestions(String examId) {
-        return scripts.send(Request.cmd(Command.GET).arg(RedisKeys.examQuestions(examId)))
-                .map(reply -> reply == null ? null : reply.toString());
     }
 }

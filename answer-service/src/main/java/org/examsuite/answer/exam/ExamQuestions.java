@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
@@ -23,8 +22,6 @@ import org.examsuite.common.redis.RedisKeys;
  */
 @ApplicationScoped
 public class ExamQuestions {
-    @Inject
-    DraftStore store;
     @Inject
     PublishedState published;
     @Inject
@@ -55,9 +52,9 @@ public class ExamQuestions {
     }
 
     private Uni<Map<String, Question>> load(String examId) {
-        return store.publishedQuestions(examId)
+        return published.questionsOf(examId)
                 .chain(json -> json != null ? Uni.createFrom().item(json)
-                        : published.republishExam(examId).chain(() -> store.publishedQuestions(examId)))
+                        : published.republishExam(examId).chain(() -> published.questionsOf(examId)))
                 .map(json -> {
                     if (json == null) {
                         throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The exam's questions are not published.", 1);

@@ -54,9 +54,9 @@ public class DraftRestorer {
     }
 
     private Uni<String> examOf(String sessionId) {
-        return store.publishedExamId(sessionId)
+        return published.examOf(sessionId)
                 .chain(examId -> examId != null ? Uni.createFrom().item(examId)
-                        : published.republishSession(sessionId).chain(() -> store.publishedExamId(sessionId)))
+                        : published.republishSession(sessionId).chain(() -> published.examOf(sessionId)))
                 .map(examId -> {
                     if (examId == null) {
                         throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");

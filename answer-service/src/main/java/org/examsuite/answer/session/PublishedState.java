@@ -4,13 +4,19 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.answer.redis.RedisScripts;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.problem.ApiException;
 import org.jboss.logging.Logger;
 
 /**
- * Asks session-service to publish its Redis state again when a reader finds it missing
- * (docs/api.md §4.1): the owner knows, this service never guesses. Only the cold path calls it.
+ * What session-service published in Redis, as answer-service reads it — the session's exam and
+ * the exam's frozen questions — and the request to publish it again when a reader finds it
+ * missing (docs/api.md §4.1): the owner knows, this service never guesses. Only the cold path
+ * republishes. (The autosave script reads the session's state itself, in its own atomic step.)
  */
 @ApplicationScoped
 public class PublishedState {
@@ -19,6 +25,20 @@ public class PublishedState {
     @Inject
     @RestClient
     SessionServiceClient client;
+    @Inject
+    RedisScripts redis;
+
+    /** The exam of the session as session-service published it; null when not published. */
+    public Uni<String> examOf(String sessionId) {
+        return redis.send(Request.cmd(Command.HGET).arg(RedisKeys.sessionState(sessionId)).arg("examId"))
+                .map(reply -> reply == null ? null : reply.toString());
+    }
+
+    /** The exam's frozen questions as session-service published them (JSON); null when not published. */
+    public Uni<String> questionsOf(String examId) {
+        return redis.send(Request.cmd(Command.GET).arg(RedisKeys.examQuestions(examId)))
+                .map(reply -> reply == null ? null : reply.toString());
+    }
 
     /** Completes when session-service has republished the session; 404 problem when it knows no such session. */
     public Uni<Void> republishSession(String sessionId) {
