@@ -103,4 +103,11 @@ class ProblemResponsesTest {
                     .header("WWW-Authenticate", "Bearer");
         }
     }
+
+    @Test
+    void aNulInAStringFieldIsAnInvalidFieldNotA500() {
+        post("{\"version\": 1, \"items\": [{\"id\": \"a\\tb\"}]}").statusCode(200);
+        problem(post("{\"version\": 1, \"items\": [{\"id\": \"a\\u0000b\"}]}"), 400, "INVALID_FIELD")
+                .body("field", equalTo("items[0].id"));
+    }
 }
