@@ -64,7 +64,8 @@ final class Mutators {
                 byte[] all = bytes(valid);
                 yield java.util.Arrays.copyOf(all, Math.max(1, random.nextInt(Math.max(1, all.length - 1))));
             }
-            case "not-json" -> randomBytes(random, 1 + random.nextInt(200));
+            // A leading '}' makes sure it is not JSON by chance (a lone digit or blank would be).
+            case "not-json" -> concat(new byte[] {'}'}, randomBytes(random, random.nextInt(200)));
             case "invalid-utf8" -> invalidUtf8(valid, random);
             case "wrong-type" -> bytes(replaceRandomLeaf(valid.deepCopy(), random, wrongValue(random)));
             case "missing-field" -> bytes(removeRandomField(valid.deepCopy(), random));
