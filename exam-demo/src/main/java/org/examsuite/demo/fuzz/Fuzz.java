@@ -348,7 +348,9 @@ public final class Fuzz {
         // be refused (or be stale), everything else lands on sessions and exams that nothing compares.
         boolean mainWrite = "candidate".equals(tokenKind) && !method.equals("GET")
                 && (op.path().startsWith("/api/v1/answers") || op.path().equals("/api/v1/submissions"));
-        boolean mustReject = !"candidate".equals(tokenKind) && !"operator".equals(tokenKind);
+        // The twin's token reaching the twin's own session is a valid request, not a cross-session one.
+        boolean mustReject = !"candidate".equals(tokenKind) && !"operator".equals(tokenKind)
+                && !("other-session".equals(tokenKind) && path.contains(twin.sessionId));
         String family;
         String target = path;
         byte[] framed = null;
@@ -373,7 +375,8 @@ public final class Fuzz {
                     : path + "/" + value;
             family = "path";
             // An id-shaped value (docs/api.md §4, limits) may name nothing and still be taken (a release is not looked up).
-            mustReject |= !value.matches("[A-Za-z0-9._@:-]{1,64}");
+            // Matrix parameters (";b=c") are URI syntax that JAX-RS strips from the segment.
+            mustReject |= !value.matches("[A-Za-z0-9._@:-]{1,64}") && !value.contains(";");
         } else if (mutation < 62) {
             target = path + Mutators.QUERIES[random.nextInt(Mutators.QUERIES.length)];
             family = "query";
