@@ -371,7 +371,9 @@ public final class Fuzz {
             }
         } else if (mutation < 55) {
             String value = Mutators.PATH_VALUES[random.nextInt(Mutators.PATH_VALUES.length)];
-            target = op.path().contains("{") ? op.path().replaceFirst("\\{[^}]+}", value).replaceAll("\\{[^}]+}", "x")
+            // quoteReplacement: a value's backslashes are sent as they are, not read as regex escapes.
+            target = op.path().contains("{") ? op.path().replaceFirst("\\{[^}]+}", java.util.regex.Matcher.quoteReplacement(value))
+                    .replaceAll("\\{[^}]+}", "x")
                     : path + "/" + value;
             family = "path";
             // An id-shaped value (docs/api.md §4, limits) may name nothing and still be taken (a release is not looked up).
@@ -396,7 +398,7 @@ public final class Fuzz {
             family = "content-type";
             // A list, a wildcard or a JSON subtype may fairly be read as JSON; these may not.
             mustReject |= List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
-                    "multipart/form-data; boundary=x", "application/jsonx", "").contains(type);
+                    "multipart/form-data; boundary=x", "application/jsonx").contains(type); // none at all: JAX-RS reads it as JSON
         } else {
             String kind = Mutators.HEADER_KINDS[random.nextInt(Mutators.HEADER_KINDS.length)];
             family = "header:" + kind;
