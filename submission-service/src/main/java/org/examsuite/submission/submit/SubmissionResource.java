@@ -32,8 +32,8 @@ public class SubmissionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.CANDIDATE)
-    public Response submit(@HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
-        SubmissionService.Reply reply = submissions.submit(idempotencyKey, body);
+    public Response submit(@HeaderParam("Idempotency-Key") String idempotencyKey, byte[] body) {
+        SubmissionService.Reply reply = submissions.submit(idempotencyKey, utf8(body));
         Response.ResponseBuilder response = paper(reply.status(), reply.paper());
         if (reply.replayed()) {
             response.header("Idempotent-Replayed", "true");
@@ -55,7 +55,25 @@ public class SubmissionResource {
         return paper(200, paper).build();
     }
 
-    static Response.ResponseBuilder paper(int status, Paper paper) {
+    /**
+     * Strict UTF-8. A String parameter is decoded leniently, and ./exam fuzz found invalid bytes in
+     * an essay stored as U+FFFD in a signed paper, in place of what the candidate wrote.
+     */
+    static String utf8(byte[] body) {
+        if (body == null) {
+            return null;
+        }
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(body)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid UTF-8.");
+        }
+    }
+
+        static Response.ResponseBuilder paper(int status, Paper paper) {
         return paper.response(status).header("Location", "/api/v1/submissions/" + paper.paperId());
     }
 }

@@ -47,7 +47,25 @@ class SubmissionBodyTest extends SubmissionTestBase {
         }
     }
 
-    private HttpResponse<String> post(HttpClient client, Session s, String key, String body) throws Exception {
+    /** Found by ./exam fuzz: invalid UTF-8 in a sheet made a paper with U+FFFD in place of the candidate's text. */
+    @Test
+    void invalidUtf8IsMalformedNotReplaced() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        Session s = session();
+        byte[] valid = sheet(s.id(), "q1", "\"4\"", 1).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] broken = new String(valid, java.nio.charset.StandardCharsets.ISO_8859_1).replace("\"4\"", "\"4\u00ff\"")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1); // a lone 0xFF byte inside the value
+        HttpRequest request = HttpRequest.newBuilder(submissions).timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + s.token()).header("Idempotency-Key", "k-utf8")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(broken)).build();
+        HttpResponse<String> refused = client.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("MALFORMED_JSON"), refused.body());
+        HttpResponse<String> created = post(client, s, "k-utf8-valid", new String(valid, java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(201, created.statusCode(), "no paper was made of the broken sheet: " + created.body());
+    }
+
+        private HttpResponse<String> post(HttpClient client, Session s, String key, String body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(submissions).timeout(Duration.ofSeconds(20))
                 .header("Authorization", "Bearer " + s.token()).header("Idempotency-Key", key)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();

@@ -6,11 +6,13 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.event.Observes;
+import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The errors that happen before JAX-RS sees a request — a path no resource matches and a
- * body over the size limit, rejected by Vert.x — still answer as problem+json.
+ * The errors that happen before JAX-RS sees a request — a path no resource matches, a body
+ * over the size limit, a URI with control characters and a bearer token that is not even
+ * shaped like a JWT — still answer as problem+json.
  */
 @ApplicationScoped
 public class ProblemRoutes {
@@ -29,6 +31,21 @@ public class ProblemRoutes {
                 ctx.next();
             }
         });
+        // Both found by ./exam fuzz as 500s: an encoded NUL reached PostgreSQL as a parameter,
+        // and "Bearer .." broke quarkus-oidc's issuer lookup. Refused before anything reads them.
+        router.route().order(Integer.MIN_VALUE).handler(ctx -> {
+            if (hasControlCharacter(ctx.request().uri())) {
+                write(ctx, 400, "MALFORMED_URI", "The request URI holds a control character.");
+                return;
+            }
+            String authorization = ctx.request().getHeader("Authorization");
+            if (authorization != null && !wellFormedBearer(authorization)) {
+                ctx.response().putHeader("WWW-Authenticate", "Bearer");
+                write(ctx, 401, "UNAUTHORIZED", "A valid bearer token is required.");
+                return;
+            }
+            ctx.next();
+        });
         router.route("/api/*").order(Integer.MAX_VALUE - 1).handler(ctx -> write(ctx, 404, "No such resource."));
         router.route("/internal/*").order(Integer.MAX_VALUE - 1).handler(ctx -> write(ctx, 404, "No such resource."));
         router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
@@ -40,6 +57,31 @@ public class ProblemRoutes {
         });
     }
 
+    private static final Pattern ENCODED_CONTROL = Pattern.compile("%(?:[01][0-9a-fA-F]|7[fF])");
+    private static final Pattern JWS_COMPACT = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
+
+    /** U+0000–U+001F and U+007F, raw or percent-encoded: no id, path or query value of the API holds one. */
+    static boolean hasControlCharacter(String uri) {
+        if (uri == null) {
+            return false;
+        }
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return true;
+            }
+        }
+        return uri.indexOf('%') >= 0 && ENCODED_CONTROL.matcher(uri).find();
+    }
+
+    /** Any other scheme, and a bearer that is three base64url parts, go on to the authenticator. */
+    static boolean wellFormedBearer(String authorization) {
+        if (authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return true;
+        }
+        return JWS_COMPACT.matcher(authorization.substring(7).trim()).matches();
+    }
+
     private static boolean isOver(String contentLength, long limit) {
         try {
             return Long.parseLong(contentLength.trim()) > limit;
@@ -49,11 +91,15 @@ public class ProblemRoutes {
     }
 
     private static void write(RoutingContext ctx, int status, String detail) {
+        write(ctx, status, Problems.codeFor(status), detail);
+    }
+
+    private static void write(RoutingContext ctx, int status, String code, String detail) {
         if (ctx.response().headWritten()) {
             ctx.response().end();
             return;
         }
-        String body = new JsonObject(Problems.body(status, Problems.codeFor(status), detail, null)).encode();
+        String body = new JsonObject(Problems.body(status, code, detail, null)).encode();
         ctx.response().setStatusCode(status).putHeader("Content-Type", Problems.MEDIA_TYPE).end(body);
     }
 }

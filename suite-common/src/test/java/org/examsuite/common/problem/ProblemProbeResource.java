@@ -33,6 +33,13 @@ public class ProblemProbeResource {
     }
 
     @GET
+    @Path("/echo/{id}")
+    @PermitAll
+    public String echo(@jakarta.ws.rs.PathParam("id") String id) {
+        return id;
+    }
+
+    @GET
     @Path("/boom")
     @PermitAll
     public String boom() {

@@ -85,4 +85,29 @@ class ProblemResponsesTest {
                 .body(not(containsString("secret internals")))
                 .body(not(containsString("IllegalStateException")));
     }
+
+    // Regressions from ./exam fuzz (docs/fuzzing.md): both were 500s in the running suite.
+
+    @Test
+    void aControlCharacterInTheUriIsMalformedNotPassedOn() {
+        given().get("/api/v1/probe/echo/a-b").then().statusCode(200).body(equalTo("a-b"));
+        problem(given().urlEncodingEnabled(false).get("/api/v1/probe/echo/a%00b").then(), 400, "MALFORMED_URI");
+        problem(given().urlEncodingEnabled(false).get("/api/v1/probe/echo/x?q=%1b").then(), 400, "MALFORMED_URI");
+        problem(given().urlEncodingEnabled(false).get("/api/v1/probe/echo/x%7F").then(), 400, "MALFORMED_URI");
+    }
+
+    @Test
+    void aBearerThatIsNotShapedLikeAJwtIsUnauthorized() {
+        for (String token : new String[] {"..", "a..b", ".x.", "a.b", "a.b.c.d", "\u00e9.a.b"}) {
+            problem(given().header("Authorization", "Bearer " + token).get("/api/v1/probe/conflict").then(), 401, "UNAUTHORIZED")
+                    .header("WWW-Authenticate", "Bearer");
+        }
+    }
+
+    @Test
+    void aNulInAStringFieldIsAnInvalidFieldNotA500() {
+        post("{\"version\": 1, \"items\": [{\"id\": \"a\\tb\"}]}").statusCode(200);
+        problem(post("{\"version\": 1, \"items\": [{\"id\": \"a\\u0000b\"}]}"), 400, "INVALID_FIELD")
+                .body("field", equalTo("items[0].id"));
+    }
 }
