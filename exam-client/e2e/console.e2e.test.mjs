@@ -173,13 +173,22 @@ test('console: a roster of 250 sessions pages by 100 with the keyboard, filters 
   const sessions = [];
   for (let i = 0; i < candidates.length; i += 25) {
     sessions.push(...await Promise.all(candidates.slice(i, i + 25).map(async ({ candidateId, accessCode }) => {
-      const res = await fetch(`${upstreams.session}/api/v1/sessions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ examId, candidateId, accessCode }),
-      });
-      assert.equal(res.status, 201);
-      return res.json();
+      // 25 at once is more than a replica's start places: a refused start (429 SESSIONS_BUSY) did
+      // nothing, and comes back after its Retry-After, as the SDK does.
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`${upstreams.session}/api/v1/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ examId, candidateId, accessCode }),
+        });
+        if (res.status === 429 && attempt < 20) {
+          await res.arrayBuffer();
+          await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+          continue;
+        }
+        assert.equal(res.status, 201);
+        return res.json();
+      }
     })));
   }
   for (const s of sessions.slice(10, 13)) await operator('POST', `/api/v1/sessions/${s.sessionId}/pause`);
