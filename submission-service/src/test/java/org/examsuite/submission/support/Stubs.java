@@ -183,31 +183,11 @@ public class Stubs implements QuarkusTestResourceLifecycleManager {
     }
 
     private void seal(HttpExchange exchange, String sessionId) throws IOException {
-        SEAL_CALLS.computeIfAbsent(sessionId, s -> new AtomicInteger()).incrementAndGet();
-        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
-        if (traceparent != null) {
-            SEAL_TRACEPARENTS.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(traceparent);
-        }
-        CountDownLatch held = HELD_SEALS.get(sessionId);
-        if (held != null) {
-            try {
-                held.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        countAndHold(exchange, sessionId);
         if (FAILING_SEALS.contains(sessionId)) {
             exchange.sendResponseHeaders(500, -1);
             return;
         }
-        String body = "{\"sessionId\":\"" + sessionId + "\",\"sealedAt\":\"2026-12-01T10:00:00Z\",\"version\":1,"
-                + "\"generation\":1,\"lateChanges\":" + LATE_CHANGES.getOrDefault(sessionId, 0) + ",\"answers\":"
-                + DRAFTS.getOrDefault(sessionId, "{}") + "}";
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        send(exchange, snapshot(sessionId));
     }
 }
