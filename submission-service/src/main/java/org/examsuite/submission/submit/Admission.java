@@ -4,13 +4,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.admission.ReturnBooking;
 
 /**
  * The bulkhead in front of submission work: at most {@code exam.submission.max-concurrent}
@@ -44,23 +42,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class Admission {
-    private static final int CAPACITY_SECONDS = 10;
-
     private final Semaphore permits;
     private final int maxConcurrent;
     private final int maxWaiting;
     private final long waitNanos;
     private final AtomicInteger waiting = new AtomicInteger();
-    private final LongSupplier nanoTime;
-    /** Returns booked per second, a ring indexed by second modulo its length (max-retry-after + 1). */
-    private final AtomicIntegerArray returns;
-    private final AtomicLong rolledSecond;
-    private final AtomicInteger completed = new AtomicInteger();
-    /** Submissions completed in each of the last seconds (ring), read only under the roll. */
-    private final int[] completedPerSecond = new int[CAPACITY_SECONDS];
-    private volatile int capacityPerSecond;
-    /** The recent mean time a submission holds its place (nanoseconds; 0 = none completed yet). */
-    private final AtomicLong meanHoldNanos = new AtomicLong();
+    private final ReturnBooking booking;
 
     @Inject
     Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "32") int maxConcurrent,
@@ -75,10 +62,7 @@ public class Admission {
         this.maxConcurrent = maxConcurrent;
         this.maxWaiting = maxWaiting;
         this.waitNanos = wait.toNanos();
-        this.nanoTime = nanoTime;
-        this.returns = new AtomicIntegerArray((int) Math.max(2, maxRetryAfter.toSeconds()) + 1);
-        this.rolledSecond = new AtomicLong(second());
-        this.capacityPerSecond = bookablePerSecond(maxConcurrent);
+        this.booking = new ReturnBooking(maxConcurrent, (int) Math.min(Integer.MAX_VALUE, maxRetryAfter.toSeconds()), nanoTime);
     }
 
     /** A place right now, without waiting. */
@@ -110,69 +94,11 @@ public class Admission {
     /** Gives the place back; {@code heldNanos}: how long this submission held it. */
     public void leave(long heldNanos) {
         permits.release();
-        roll();
-        completed.incrementAndGet();
-        // A moving mean over about the last eight submissions: quick to follow a rush that begins.
-        meanHoldNanos.getAndUpdate(mean -> mean == 0 ? heldNanos : mean + (heldNanos - mean) / 8);
+        booking.completed(heldNanos);
     }
 
     /** Seconds a shed request is told to wait: its booked return second (see above). */
     public int shedRetryAfterSeconds() {
-        long now = roll();
-        long meanHold = meanHoldNanos.get();
-        int placesPace = meanHold <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE / 2, maxConcurrent * 1_000_000_000L / meanHold);
-        int capacity = Math.max(capacityPerSecond, bookablePerSecond(placesPace));
-        int horizon = returns.length() - 1;
-        for (int after = 1; after < horizon; after++) {
-            int slot = slot(now + after);
-            if (returns.incrementAndGet(slot) <= capacity) {
-                return after;
-            }
-            returns.decrementAndGet(slot);
-        }
-        // Every second booked full: a second at random, so that an overflow comes back spread out
-        // rather than all at the horizon (it is shed and booked again if the replica is still full).
-        int after = 1 + ThreadLocalRandom.current().nextInt(horizon);
-        returns.incrementAndGet(slot(now + after));
-        return after;
-    }
-
-    /**
-     * Returns booked per second for a replica seen completing this many a second: a half more, so
-     * that the returns can show it does more — booked at exactly the pace seen, its pace would be
-     * held at the first estimate.
-     */
-    private static int bookablePerSecond(int completedPerSecond) {
-        return Math.max(1, completedPerSecond + completedPerSecond / 2);
-    }
-
-    private long second() {
-        return TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong());
-    }
-
-    /** A second's place in the ring of booked returns (nanoTime's origin is arbitrary: it may be negative). */
-    private int slot(long second) {
-        return (int) Math.floorMod(second, (long) returns.length());
-    }
-
-    /** On a new second: its booked returns are due (the slot is free for booking again), and the capacity is updated. */
-    private long roll() {
-        long now = second();
-        long last = rolledSecond.get();
-        if (now > last && rolledSecond.compareAndSet(last, now)) {
-            completedPerSecond[(int) Math.floorMod(last, (long) CAPACITY_SECONDS)] = completed.getAndSet(0);
-            for (long s = last + 1; s < now && s <= last + CAPACITY_SECONDS; s++) {
-                completedPerSecond[(int) Math.floorMod(s, (long) CAPACITY_SECONDS)] = 0;
-            }
-            int best = maxConcurrent;
-            for (int done : completedPerSecond) {
-                best = Math.max(best, done);
-            }
-            capacityPerSecond = bookablePerSecond(best);
-            for (long s = last + 1; s <= now && s <= last + returns.length(); s++) {
-                returns.set(slot(s), 0);
-            }
-        }
-        return now;
+        return booking.retryAfterSeconds();
     }
 }
