@@ -118,27 +118,31 @@ public class DraftRepository {
         // One order for every transaction, so that concurrent flushers never deadlock.
         List<Draft> sorted = new ArrayList<>(drafts);
         sorted.sort(Comparator.comparing(Draft::sessionId));
-        int n = sorted.size();
+        Uni<?> draftRows = conn.preparedQuery(UPSERT_DRAFTS).execute(draftRows(sorted, Tuple.tuple()));
+        if (sorted.stream().allMatch(draft -> draft.answers().isEmpty())) {
+            return draftRows.replaceWithVoid();
+        }
+        return draftRows.chain(() -> conn.preparedQuery(INSERT_ANSWERS).execute(historyRows(sorted))).replaceWithVoid();
+    }
+
+    /** The drafts' rows as five arrays (session, exam, generation, version, late changes), added to {@code tuple}. */
+    private static Tuple draftRows(List<Draft> drafts, Tuple tuple) {
+        int n = drafts.size();
         String[] sessions = new String[n];
         String[] exams = new String[n];
         Long[] generations = new Long[n];
         Long[] versions = new Long[n];
         Long[] lates = new Long[n];
         for (int i = 0; i < n; i++) {
-            Draft draft = sorted.get(i);
+            Draft draft = drafts.get(i);
             sessions[i] = draft.sessionId();
             exams[i] = draft.examId();
             generations[i] = draft.generation();
             versions[i] = draft.version();
             lates[i] = draft.lateChanges();
         }
-        Uni<?> draftRows = conn.preparedQuery(UPSERT_DRAFTS)
-                .execute(Tuple.tuple().addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations)
-                        .addArrayOfLong(versions).addArrayOfLong(lates));
-        if (sorted.stream().allMatch(draft -> draft.answers().isEmpty())) {
-            return draftRows.replaceWithVoid();
-        }
-        return draftRows.chain(() -> conn.preparedQuery(INSERT_ANSWERS).execute(historyRows(sorted))).replaceWithVoid();
+        return tuple.addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations).addArrayOfLong(versions)
+                .addArrayOfLong(lates);
     }
 
     /** The history rows of the drafts' answers (in the drafts' order, then by question): INSERT_ANSWERS' six arrays. */
@@ -197,27 +201,15 @@ public class DraftRepository {
         List<Seal> sorted = new ArrayList<>(seals);
         sorted.sort(Comparator.comparing(seal -> seal.draft().sessionId()));
         int n = sorted.size();
-        String[] sessions = new String[n];
-        String[] exams = new String[n];
-        Long[] generations = new Long[n];
-        Long[] versions = new Long[n];
-        Long[] lates = new Long[n];
         OffsetDateTime[] sealedAts = new OffsetDateTime[n];
         String[] snapshots = new String[n];
         List<Draft> drafts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            Draft draft = sorted.get(i).draft();
-            drafts.add(draft);
-            sessions[i] = draft.sessionId();
-            exams[i] = draft.examId();
-            generations[i] = draft.generation();
-            versions[i] = draft.version();
-            lates[i] = draft.lateChanges();
+            drafts.add(sorted.get(i).draft());
             sealedAts[i] = sorted.get(i).sealedAt();
             snapshots[i] = sorted.get(i).snapshot();
         }
-        Tuple row = historyRows(drafts).addArrayOfString(sessions).addArrayOfString(exams).addArrayOfLong(generations)
-                .addArrayOfLong(versions).addArrayOfLong(lates).addArrayOfOffsetDateTime(sealedAts).addArrayOfString(snapshots);
+        Tuple row = draftRows(drafts, historyRows(drafts)).addArrayOfOffsetDateTime(sealedAts).addArrayOfString(snapshots);
         return pool.preparedQuery(SEAL_ALL).execute(row).map(rows -> {
             Map<String, String> stored = new LinkedHashMap<>();
             for (Row r : rows) {
