@@ -265,12 +265,7 @@ public class OutboxRelay {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
-        return sent.whenComplete((ok, error) -> {
-            if (error != null) {
-                span.setStatus(StatusCode.ERROR, error.toString());
-            }
-            span.end();
-        });
+        return ending(span, sent);
     }
 
     private Map<String, String> notifySessions(List<Row> rows) {
@@ -304,6 +299,16 @@ public class OutboxRelay {
         return failed;
     }
 
+    /** {@code sent}, ending {@code span} when it completes (marked an error when it fails). */
+    private static <T> CompletableFuture<T> ending(Span span, CompletableFuture<T> sent) {
+        return sent.whenComplete((ok, error) -> {
+            if (error != null) {
+                span.setStatus(StatusCode.ERROR, error.toString());
+            }
+            span.end();
+        });
+    }
+
     /** Sends one row inside its span, a child of the trace of the request that stored the paper. */
     private CompletableFuture<Void> send(Row row) {
         Span span = tracer.spanBuilder("outbox " + row.getString("kind"))
@@ -317,12 +322,7 @@ public class OutboxRelay {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
-        return sent.whenComplete((ok, error) -> {
-            if (error != null) {
-                span.setStatus(StatusCode.ERROR, error.toString());
-            }
-            span.end();
-        });
+        return ending(span, sent);
     }
 
     private void retryLater(Row row, Instant now, Throwable error) {
