@@ -34,6 +34,18 @@ class AutoscalingTest {
     }
 
     @Test
+    void kedaHoldsTheFallbackReplicasWhilePrometheusFails() {
+        for (String service : SERVICES) {
+            JsonNode fallback = Chart.render(Chart.Values.defaults()).get("ScaledObject", fullName(service)).at("/spec/fallback");
+            assertEquals(3, fallback.path("failureThreshold").asInt());
+            assertEquals(6, fallback.path("replicas").asInt(), "between min 2 and max 20: no scale-in on an outage");
+        }
+        JsonNode fallback = Chart.render(Chart.Values.production().set("autoscaling.keda.fallback.replicas", 12))
+                .get("ScaledObject", fullName("answer-service")).at("/spec/fallback");
+        assertEquals(12, fallback.path("replicas").asInt());
+    }
+
+    @Test
     void thresholdAndBoundsAreConfigurable() {
         JsonNode spec = Chart.render(Chart.Values.production()).get("ScaledObject", fullName("answer-service")).path("spec");
         assertEquals("200", spec.at("/triggers/0/metadata/threshold").asText());

@@ -212,11 +212,74 @@ class ChartRenderTest {
     }
 
     @Test
+    void httpRouteOffersTheIngressRoutesWithTheLongTimeoutOnlyOnTheLiveChannel() {
+        assertTrue(Chart.render(Chart.Values.defaults()).find("HTTPRoute", "exam-suite").isEmpty(), "off by default");
+        Chart.Rendered rendered = Chart.render(Chart.Values.defaults().set("httpRoute.enabled", true).set("ingress.enabled", false));
+        assertTrue(rendered.find("Ingress", "exam-suite").isEmpty());
+        JsonNode spec = rendered.get("HTTPRoute", "exam-suite").path("spec");
+        assertEquals("exam-gateway", spec.at("/parentRefs/0/name").asText());
+        assertEquals("exam.example.com", spec.at("/hostnames/0").asText());
+        Map<String, String> prefixes = new TreeMap<>();
+        int longTimeouts = 0;
+        for (JsonNode rule : spec.path("rules")) {
+            String backend = rule.at("/backendRefs/0/name").asText();
+            for (JsonNode match : rule.path("matches")) {
+                String path = match.at("/path/value").asText();
+                if (match.at("/path/type").asText().equals("RegularExpression")) {
+                    assertEquals("^/api/v1/sessions/[^/]+/live$", path);
+                    assertTrue("/api/v1/sessions/s-1/live".matches(path.substring(1, path.length() - 1)));
+                    assertEquals(fullName("session-service"), backend);
+                    assertEquals("3600s", rule.at("/timeouts/request").asText());
+                    assertEquals("3600s", rule.at("/timeouts/backendRequest").asText());
+                    longTimeouts++;
+                } else {
+                    assertEquals("PathPrefix", match.at("/path/type").asText());
+                    assertEquals("60s", rule.at("/timeouts/request").asText(), path + ": short timeout");
+                    prefixes.put(path, backend);
+                }
+            }
+        }
+        assertEquals(1, longTimeouts);
+        assertEquals(new TreeMap<>(Map.of("/api/v1/exams", fullName("session-service"), "/api/v1/sessions", fullName("session-service"),
+                "/api/v1/audit", fullName("session-service"), "/api/v1/answers", fullName("answer-service"),
+                "/api/v1/submissions", fullName("submission-service"), "/api/v1/results", fullName("grading-saga"),
+                "/api/v1/sagas", fullName("grading-saga"), "/api/v1/archive", fullName("grading-saga"))), prefixes,
+                "the Ingress's public prefixes; never /internal or /q");
+        JsonNode withFrontend = Chart.render(Chart.Values.defaults().set("httpRoute.enabled", true).set("frontend.enabled", true))
+                .get("HTTPRoute", "exam-suite").path("spec");
+        JsonNode last = withFrontend.path("rules").get(withFrontend.path("rules").size() - 1);
+        assertEquals("/", last.at("/matches/0/path/value").asText());
+        assertEquals("exam-suite-exam-client", last.at("/backendRefs/0/name").asText());
+    }
+
+    @Test
     void frontendIsOptional() {
         assertTrue(Chart.render(Chart.Values.defaults()).find("Deployment", "exam-suite-exam-client").isEmpty());
         Chart.Rendered with = Chart.render(Chart.Values.defaults().set("frontend.enabled", true));
         with.get("Deployment", "exam-suite-exam-client");
         with.get("Service", "exam-suite-exam-client");
+    }
+
+    @Test
+    void frontendHasAPodDisruptionBudgetAndANetworkPolicyLikeTheServices() {
+        Chart.Rendered with = Chart.render(Chart.Values.defaults().set("frontend.enabled", true));
+        JsonNode pdb = with.get("PodDisruptionBudget", "exam-suite-exam-client").path("spec");
+        assertEquals(1, pdb.path("minAvailable").asInt());
+        assertEquals("exam-client", pdb.at("/selector/matchLabels/app.kubernetes.io~1name").asText());
+        JsonNode policy = with.get("NetworkPolicy", "exam-suite-exam-client").path("spec");
+        assertEquals("exam-client", policy.at("/podSelector/matchLabels/app.kubernetes.io~1name").asText());
+        assertEquals(1, policy.path("ingress").size());
+        assertEquals(1, policy.at("/ingress/0/from").size(), "only the ingress controller");
+        assertEquals("ingress-nginx", policy.at("/ingress/0/from/0/podSelector/matchLabels/app.kubernetes.io~1name").asText());
+        assertTrue(policy.path("egress").isMissingNode());
+        JsonNode restricted = Chart.render(Chart.Values.defaults().set("frontend.enabled", true)
+                .set("networkPolicy.egress.enabled", true).set("networkPolicy.egress.to[0].ipBlock.cidr", "10.0.5.0/24"))
+                .get("NetworkPolicy", "exam-suite-exam-client").path("spec");
+        assertTrue(restricted.path("egress").isArray() && restricted.path("egress").isEmpty(), "static files: no egress");
+        Chart.Rendered without = Chart.render(Chart.Values.defaults().set("frontend.enabled", true)
+                .set("podDisruptionBudget.enabled", false).set("networkPolicy.enabled", false));
+        assertTrue(without.find("PodDisruptionBudget", "exam-suite-exam-client").isEmpty());
+        assertTrue(without.find("NetworkPolicy", "exam-suite-exam-client").isEmpty());
     }
 
     @Test

@@ -23,6 +23,8 @@ class KubernetesSchemaTest {
         sets.put("default", Chart.Values.defaults());
         sets.put("production", Chart.Values.production());
         sets.put("hpa", Chart.Values.defaults().set("autoscaling.mode", "hpa").set("autoscaling.hpa.adapterRulesConfigMap", true));
+        sets.put("gateway-api + frontend", Chart.Values.defaults().set("httpRoute.enabled", true).set("ingress.enabled", false)
+                .set("frontend.enabled", true).set("networkPolicy.egress.enabled", true).set("networkPolicy.egress.to[0].ipBlock.cidr", "10.0.5.0/24"));
         sets.put("inline-secrets", inlineSecrets());
         sets.forEach((set, values) -> {
             for (ObjectNode object : Chart.render(values).objects()) {

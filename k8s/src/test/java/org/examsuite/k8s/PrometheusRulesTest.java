@@ -79,11 +79,34 @@ class PrometheusRulesTest {
         for (JsonNode group : Yaml.tree(K8sDir.read(K8sDir.RULES)).path("groups")) {
             for (JsonNode rule : group.path("rules")) {
                 if (rule.has("alert")) {
-                    assertEquals("docs/operations.md#" + rule.path("alert").asText().toLowerCase(),
-                            rule.at("/annotations/runbook").asText());
+                    assertEquals(DEFAULT_RUNBOOKS + "#" + rule.path("alert").asText().toLowerCase(),
+                            rule.at("/annotations/runbook_url").asText());
                     assertTrue(Set.of("warning", "critical").contains(rule.at("/labels/severity").asText()));
                 }
             }
+        }
+    }
+
+    /** The base the rules file holds (the chart's default runbookBaseUrl, which the chart replaces). */
+    static final String DEFAULT_RUNBOOKS = "https://github.com/examsuite/exam-suite/blob/main/docs/operations.md";
+
+    @Test
+    void renderedAlertsCarryAnAbsoluteRunbookUrlOnTheConfiguredBase() {
+        for (String base : List.of(DEFAULT_RUNBOOKS, "https://wiki.example.org/exam/runbooks/")) {
+            Chart.Rendered rendered = Chart.render(Chart.Values.production().set("metrics.prometheusRule.runbookBaseUrl", base));
+            int alerts = 0;
+            for (JsonNode group : rendered.get("PrometheusRule", "exam-suite").at("/spec/groups")) {
+                for (JsonNode rule : group.path("rules")) {
+                    if (rule.has("alert")) {
+                        alerts++;
+                        String url = rule.at("/annotations/runbook_url").asText();
+                        assertEquals(base.replaceAll("/$", "") + "#" + rule.path("alert").asText().toLowerCase(), url);
+                        assertTrue(java.net.URI.create(url).isAbsolute(), url);
+                        assertTrue(rule.at("/annotations/runbook").isMissingNode(), "only runbook_url: " + rule);
+                    }
+                }
+            }
+            assertEquals(alertNames().size(), alerts);
         }
     }
 

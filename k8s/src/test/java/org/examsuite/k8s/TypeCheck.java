@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Type-checks Kubernetes objects and the Grafana dashboard with {@code tsc --noEmit --strict}
- * against the npm packages kubernetes-models (+ KEDA, prometheus-operator) and @grafana/schema.
+ * against the npm packages kubernetes-models (+ Gateway API, KEDA, prometheus-operator) and @grafana/schema.
  *
  * <p>Each object becomes an object literal assigned to a variable of its API type. TypeScript's
  * excess-property check rejects every unknown field at any depth, and the types reject wrong
@@ -33,6 +33,7 @@ final class TypeCheck {
             model("networking.k8s.io/v1", "NetworkPolicy", "kubernetes-models/networking.k8s.io/v1/NetworkPolicy", "INetworkPolicy"),
             model("policy/v1", "PodDisruptionBudget", "kubernetes-models/policy/v1/PodDisruptionBudget", "IPodDisruptionBudget"),
             model("autoscaling/v2", "HorizontalPodAutoscaler", "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler", "IHorizontalPodAutoscaler"),
+            model("gateway.networking.k8s.io/v1", "HTTPRoute", "@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute", "IHTTPRoute"),
             model("keda.sh/v1alpha1", "ScaledObject", "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject", "IScaledObject"),
             model("monitoring.coreos.com/v1", "ServiceMonitor", "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor", "IServiceMonitor"),
             model("monitoring.coreos.com/v1", "PrometheusRule", "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule", "IPrometheusRule"));
