@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.problem.Utf8;
 
 /**
  * The body of an autosave, checked for shape and size before anything is touched:
@@ -72,6 +73,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
      * @throws IOException what {@code readTree} would throw for malformed JSON
      */
     public static AutosaveRequest parse(ObjectMapper mapper, byte[] body, int maxValueBytes) throws IOException {
+        Utf8.requireValid(body); // as StrictUtf8Bodies checks the REST route's bodies
         try (JsonParser p = mapper.createParser(body)) {
             JsonToken root = p.nextToken();
             if (root != JsonToken.START_OBJECT) {
@@ -268,7 +270,13 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
     }
 
     /** The checks per change, in order; a question sent twice in one request: the later entry is the newer edit. */
+    /** An exam has at most 500 questions (session-service's ExamRequest), so no autosave needs more changes. */
+    static final int MAX_CHANGES = 500;
+
     private static AutosaveRequest checked(long version, List<Entry> entries, int maxValueBytes) {
+        if (entries.size() > MAX_CHANGES) {
+            throw invalid("changes", "At most " + MAX_CHANGES + " changes per autosave.");
+        }
         Map<String, ChangeNode> byQuestion = new LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);

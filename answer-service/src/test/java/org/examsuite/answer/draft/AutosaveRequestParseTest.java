@@ -88,7 +88,8 @@ class AutosaveRequestParseTest {
     }
 
     private static com.fasterxml.jackson.databind.JsonNode tree(byte[] body) throws IOException {
-        return body.length == 0 ? null : MAPPER.readTree(body); // as AutosaveRoute read it before
+        // As the REST route reads it: StrictUtf8Bodies first, then Jackson.
+        return body.length == 0 ? null : MAPPER.readTree(org.examsuite.common.problem.Utf8.requireValid(body));
     }
 
     interface Parse {

@@ -120,7 +120,11 @@ class AutosaveTest {
         s.patch(change(10, "q4", "\"kept\"")).statusCode(200);
         String before = s.draft().extract().asString();
         String big = "\"" + "x".repeat(64 * 1024) + "\"";
+        // 501 changes: more than an exam has questions, whatever they name (the limit, docs/limits.md)
+        String tooMany = "{\"version\": 11, \"changes\": [" + String.join(",",
+                java.util.Collections.nCopies(501, "{\"questionId\": \"q4\", \"value\": \"a\"}")) + "]}";
         List<Object[]> cases = List.of(
+                new Object[] {tooMany, 400, "INVALID_FIELD"},
                 new Object[] {change(0, "q4", "\"a\""), 400, "INVALID_FIELD"},
                 new Object[] {change(9007199254740992L, "q4", "\"a\""), 400, "INVALID_FIELD"},
                 new Object[] {"{\"version\": 11.5, \"changes\": [{\"questionId\": \"q4\", \"value\": \"a\"}]}", 400, "INVALID_FIELD"},
@@ -152,6 +156,14 @@ class AutosaveTest {
         }
         given().auth().oauth2(s.token()).contentType("text/plain").body("x").patch("/api/v1/answers/" + s.sessionId())
                 .then().statusCode(415).contentType("application/problem+json");
+        // an overlong '/' (C0 AF), which Jackson alone would read as '/': not UTF-8, so not JSON
+        byte[] overlong = "{\"version\": 11, \"changes\": [{\"questionId\": \"q4\", \"value\": \"a\u00ff\u00ffb\"}]}"
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = new String(overlong, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\u00ff');
+        overlong[at] = (byte) 0xC0;
+        overlong[at + 1] = (byte) 0xAF;
+        given().auth().oauth2(s.token()).contentType("application/json").body(overlong).patch("/api/v1/answers/" + s.sessionId())
+                .then().statusCode(400).contentType("application/problem+json").body("code", equalTo("MALFORMED_JSON"));
         assertEquals(before, s.draft().extract().asString());
     }
 

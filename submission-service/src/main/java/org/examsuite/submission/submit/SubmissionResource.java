@@ -63,17 +63,10 @@ public class SubmissionResource {
         if (body == null) {
             return null;
         }
-        try {
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(body)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid UTF-8.");
-        }
+        return new String(org.examsuite.common.problem.Utf8.requireValid(body), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-        static Response.ResponseBuilder paper(int status, Paper paper) {
+    static Response.ResponseBuilder paper(int status, Paper paper) {
         return paper.response(status).header("Location", "/api/v1/submissions/" + paper.paperId());
     }
 }
