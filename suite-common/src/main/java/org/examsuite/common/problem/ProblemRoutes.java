@@ -6,6 +6,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.event.Observes;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -19,13 +20,21 @@ public class ProblemRoutes {
 
     @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
+    @ConfigProperty(name = "exam.http.max-request-line")
+    int maxRequestLine;
+    @ConfigProperty(name = "exam.http.max-header-bytes")
+    int maxHeaderBytes;
 
     void install(@Observes Router router) {
         long limit = maxBodySize.asLongValue();
         // A declared body over the limit is refused before anything reads it.
         router.route().order(Integer.MIN_VALUE).handler(ctx -> {
             String length = ctx.request().getHeader("Content-Length");
-            if (length != null && isOver(length, limit)) {
+            if (requestLineBytes(ctx.request()) > maxRequestLine) {
+                write(ctx, 414, "The request line is longer than " + maxRequestLine + " bytes.");
+            } else if (headerBytes(ctx.request().headers()) > maxHeaderBytes) {
+                write(ctx, 431, "The request headers are larger than " + maxHeaderBytes + " bytes in all.");
+            } else if (length != null && isOver(length, limit)) {
                 write(ctx, 413, "The request body is larger than " + limit + " bytes.");
             } else {
                 ctx.next();
@@ -80,6 +89,20 @@ public class ProblemRoutes {
             return true;
         }
         return JWS_COMPACT.matcher(authorization.substring(7).trim()).matches();
+    }
+
+    /** As the HTTP/1.1 codec counts it: method, URI and version with their two spaces. */
+    static int requestLineBytes(io.vertx.core.http.HttpServerRequest request) {
+        return request.method().name().length() + request.uri().length() + 10;
+    }
+
+    /** Each header as sent, {@code name: value}, without the line ends. */
+    static int headerBytes(io.vertx.core.MultiMap headers) {
+        int bytes = 0;
+        for (Map.Entry<String, String> header : headers) {
+            bytes += header.getKey().length() + header.getValue().length() + 2;
+        }
+        return bytes;
     }
 
     private static boolean isOver(String contentLength, long limit) {

@@ -1,5 +1,6 @@
 package org.examsuite.common.problem;
 
+import io.micrometer.core.instrument.Metrics;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,6 +9,8 @@ import java.util.Map;
 public final class Problems {
     public static final String MEDIA_TYPE = "application/problem+json";
     private static final String TYPE_PREFIX = "urn:exam-suite:problem:";
+    /** exam_problems_total{code, status} in Prometheus: the problem answers sent, by code. */
+    public static final String METER = "exam.problems";
 
     private Problems() {
     }
@@ -26,6 +29,8 @@ public final class Problems {
 
     /** A plain map, not a record: serialising it needs no reflection registration in native images. */
     public static Map<String, Object> body(int status, String code, String detail, Map<String, Object> members) {
+        // Every problem answer is built here, so one counter names each refusal by its limit or rule.
+        Metrics.counter(METER, "code", code, "status", Integer.toString(status)).increment();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", TYPE_PREFIX + code);
         body.put("title", title(status));
@@ -49,6 +54,8 @@ public final class Problems {
             case 406 -> "NOT_ACCEPTABLE";
             case 409 -> "CONFLICT";
             case 413 -> "PAYLOAD_TOO_LARGE";
+            case 414 -> "URI_TOO_LONG";
+            case 431 -> "HEADERS_TOO_LARGE";
             case 415 -> "UNSUPPORTED_MEDIA_TYPE";
             case 429 -> "TOO_MANY_REQUESTS";
             case 503 -> "SERVICE_UNAVAILABLE";
@@ -64,6 +71,8 @@ public final class Problems {
         return switch (status) {
             case 422 -> "Unprocessable Content";
             case 429 -> "Too Many Requests";
+            case 414 -> "URI Too Long";
+            case 431 -> "Request Header Fields Too Large";
             default -> "HTTP " + status;
         };
     }

@@ -110,4 +110,49 @@ class ProblemResponsesTest {
         problem(post("{\"version\": 1, \"items\": [{\"id\": \"a\\u0000b\"}]}"), 400, "INVALID_FIELD")
                 .body("field", equalTo("items[0].id"));
     }
+
+    /** Jackson alone takes overlong forms (C0 AF as '/') and 4-byte forms past U+10FFFF. */
+    @Test
+    void aBodyThatIsNotStrictUtf8IsMalformedNotRead() {
+        post("{\"version\": 1, \"items\": [{\"id\": \"caf\u00e9 \ud83d\ude00\"}]}").statusCode(200)
+                .body("items[0].id", equalTo("caf\u00e9 \ud83d\ude00"));
+        int[][] invalid = {{0xff}, {0xc0, 0xaf}, {0xe0, 0x80, 0xaf}, {0xed, 0xa0, 0x80}, {0xf4, 0x90, 0x80, 0x80}, {0xc3}};
+        for (int[] sequence : invalid) {
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            body.writeBytes("{\"version\": 1, \"items\": [{\"id\": \"a".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            for (int b : sequence) {
+                body.write(b);
+            }
+            body.writeBytes("b\"}]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            problem(given().contentType("application/json").body(body.toByteArray()).post("/api/v1/probe").then(),
+                    400, "MALFORMED_JSON");
+        }
+    }
+
+    @Test
+    void everyProblemAnswerIsCountedByItsCode() {
+        java.util.function.Supplier<Double> malformed = () -> io.micrometer.core.instrument.Metrics.globalRegistry
+                .counter(Problems.METER, "code", "MALFORMED_JSON", "status", "400").count();
+        java.util.function.Supplier<Double> uri = () -> io.micrometer.core.instrument.Metrics.globalRegistry
+                .counter(Problems.METER, "code", "MALFORMED_URI", "status", "400").count();
+        double before = malformed.get();
+        double uriBefore = uri.get();
+        problem(post("{"), 400, "MALFORMED_JSON");
+        problem(post("{"), 400, "MALFORMED_JSON");
+        given().urlEncodingEnabled(false).get("/api/v1/probe/echo/a%01b").then().statusCode(400);
+        org.junit.jupiter.api.Assertions.assertEquals(before + 2, malformed.get(), "JAX-RS mappers count");
+        org.junit.jupiter.api.Assertions.assertEquals(uriBefore + 1, uri.get(), "Vert.x routes count");
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("exam_problems_total{code=\"MALFORMED_JSON\",status=\"400\"}"));
+    }
+
+    /** Below the codec's far higher limits, an over-long request line or header block is a problem answer, not a bare status. */
+    @Test
+    void anOverlongRequestLineOrHeaderBlockIsAProblemAnswer() {
+        given().get("/api/v1/probe/echo/" + "a".repeat(3_900)).then().statusCode(200);
+        problem(given().get("/api/v1/probe/echo/" + "a".repeat(5_000)).then(), 414, "URI_TOO_LONG");
+        given().header("X-Pad", "p".repeat(15_000)).get("/api/v1/probe/echo/a").then().statusCode(200);
+        problem(given().header("X-Pad", "p".repeat(40_000)).get("/api/v1/probe/echo/a").then(), 431, "HEADERS_TOO_LARGE");
+        problem(given().header("X-Pad", "p".repeat(90_000)).get("/api/v1/probe/echo/a").then(), 431, "HEADERS_TOO_LARGE");
+    }
 }
