@@ -1,5 +1,6 @@
 package org.examsuite.session.proctoring;
 
+import org.examsuite.session.limits.RequestRates;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,6 +33,8 @@ public class ProctoringService {
     /** Flagged sessions the monitor lists at most. */
     private static final int FLAGGED = 500;
 
+    @Inject
+    RequestRates rates;
     @Inject
     Pool pool;
     @Inject
@@ -67,7 +70,8 @@ public class ProctoringService {
         Instant now = clock.instant();
         List<EventStore.Event> batch = clientEvents.stream()
                 .map(e -> new EventStore.Event(e.eventId(), e.type(), e.at(), e.detail())).toList();
-        return sessions.require(sessionId)
+        return rates.events(sessionId, batch.size())
+                .chain(() -> sessions.require(sessionId))
                 .invoke(row -> flagger.watch(row.examId()))
                 .chain(row -> events.append(row.examId(), sessionId, row.candidateId(), now, "client", batch))
                 .map(added -> new EventsAccepted(added, batch.size() - added));

@@ -28,8 +28,10 @@ public class SessionResource {
     /** Credentials are the access code in the body: no token yet. */
     @POST
     @PermitAll
-    public Uni<Response> start(@Valid @NotNull StartRequest request) {
-        return sessions.start(request).map(started -> Response.status(started.created() ? 201 : 200)
+    public Uni<Response> start(@Valid @NotNull StartRequest request, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerRequest http) {
+        // With quarkus.http.proxy.* set (behind the ingress) this is the forwarded client address.
+        String source = http.remoteAddress() == null ? null : http.remoteAddress().hostAddress();
+        return sessions.start(request, source).map(started -> Response.status(started.created() ? 201 : 200)
                 .header("Cache-Control", "no-store").entity(started.response()).build());
     }
 

@@ -1,5 +1,6 @@
 package org.examsuite.session.session;
 
+import org.examsuite.session.limits.RequestRates;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,6 +29,8 @@ public class SessionService {
     /** Hashed when the exam or candidate is unknown, so the three 401s also take the same time. */
     private static final byte[] DUMMY_SALT = new byte[16];
 
+    @Inject
+    RequestRates rates;
     @Inject
     Pool pool;
     @Inject
@@ -61,10 +64,12 @@ public class SessionService {
      * (200) with a higher device epoch, which makes the older device's writes fail, and
      * raises a takeover alert. Unknown exam, unknown candidate and wrong code are one 401.
      */
-    public Uni<Started> start(StartRequest request) {
+    /** {@code source}: the client's address (null when unknown), for the per-source start limit. */
+    public Uni<Started> start(StartRequest request, String source) {
         String examId = request.examId();
         String candidateId = request.candidateId();
-        return throttle.check(examId, candidateId)
+        return rates.start(examId, candidateId, source)
+                .chain(() -> throttle.check(examId, candidateId))
                 .chain(failedBefore -> Uni.combine().all().unis(exams.find(examId), candidates.find(pool, examId, candidateId))
                         .asTuple().map(found -> new Found(found.getItem1(), found.getItem2(), failedBefore)))
                 .chain(found -> {
@@ -143,7 +148,7 @@ public class SessionService {
     public Uni<HeartbeatResponse> heartbeat(String sessionId, long tokenEpoch, CandidateTokens.Token current,
             long lastCommandId) {
         Instant now = clock.instant();
-        return require(sessionId).chain(row -> {
+        return rates.heartbeat(sessionId).chain(() -> require(sessionId)).chain(row -> {
             if (tokenEpoch < row.deviceEpoch()) {
                 throw ApiException.conflict("SESSION_TAKEN_OVER", "Another device has taken this session over.")
                         .with("deviceEpoch", row.deviceEpoch());

@@ -71,6 +71,16 @@ public final class RedisKeys {
         return "ses:{exam:" + examId + "}:flagged";
     }
 
+    /** Requests of one kind a session made in one rate window (a counter that expires) — rate.lua. */
+    public static String sessionRate(String sessionId, String kind, long window) {
+        return "ses:{" + sessionId + "}:rate:" + kind + ":" + window;
+    }
+
+    /** Requests of one kind a subject (a candidate of an exam, a source address) made in one rate window — rate.lua. */
+    public static String subjectRate(String kind, String subject, long window) {
+        return "ses:{rate:" + kind + ":" + subject + "}:" + window;
+    }
+
     public static String accessThrottle(String examId, String candidateId) {
         return "ses:{throttle:" + examId + ":" + candidateId + "}";
     }
