@@ -61,6 +61,8 @@ public final class Fuzz {
     private String examSpare;
     private Live main;
     private Live twin;
+    /** Valid requests refused by a per-minute limit (429 RATE_LIMITED), printed at the end. */
+    private int rateLimited;
     private Live victim;
     private final Map<String, String> codes = new LinkedHashMap<>();
     private List<Tokens.Forged> forged = List.of();
@@ -665,6 +667,12 @@ public final class Fuzz {
 
     private void expect(String label, RawHttp.Response r, int status) {
         check(label, null, r, false);
+        // The garbage sent to the main session counts against its per-minute limits too
+        // (docs/limits.md): a valid request refused by one of them, with Retry-After, is the limit working.
+        if (r.status() == 429 && r.text().contains("\"RATE_LIMITED\"") && r.header("Retry-After") != null) {
+            rateLimited++;
+            return;
+        }
         if (r.status() != status) {
             findings.add("valid-refused", label + ": " + r.status() + " " + abbreviate(r.text(), 200), null, r);
         }
@@ -828,6 +836,7 @@ public final class Fuzz {
         int bare = codec.values().stream().mapToInt(Integer::intValue).sum();
         System.out.println("  bare answers of the HTTP codec / URI check, below every route (known, docs/fuzzing.md): " + bare
                 + (bare == 0 ? "" : " " + codec));
+        System.out.println("  valid requests refused by a per-minute limit (429 RATE_LIMITED, docs/limits.md): " + rateLimited);
         findings.print(System.out);
         if (options.json() != null) {
             ObjectNode out = NODES.objectNode().put("seed", options.seed()).put("requests", sent).put("seconds", seconds)
