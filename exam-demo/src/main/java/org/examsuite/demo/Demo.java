@@ -151,27 +151,30 @@ public final class Demo {
             Prober prober = options.drill() ? startDrill(options, exam.examId(), outcomes, runStart) : null;
             long expectedEnd = runStart + rampMs + durationMs + options.graceSeconds() * 1000L + 1_000;
             boolean terminal = System.console() != null;
+            Verification verification;
+            long deadline;
             try (Progress progress = new Progress(System.out, terminal,
-                    () -> (System.currentTimeMillis() - runStart) / (double) Math.max(1, expectedEnd - runStart),
+                    // The clock until the expected end, then the candidates still finishing (retries, auto-submit)
+                    () -> 0.85 * Math.min(1, (System.currentTimeMillis() - runStart) / (double) Math.max(1, expectedEnd - runStart))
+                            + 0.15 * counters.get("candidates.done") / Math.max(1, options.candidates()),
                     () -> status(counters, faults, options.candidates(), runStart)).start()) {
                 progress.phase("exam");
                 long hardStop = expectedEnd + options.waitSeconds() * 1000L;
                 if (!pool.awaitTermination(Math.max(1, hardStop - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
                     pool.shutdownNow();
-                    System.out.println("\nexam demo: candidates still running at the hard stop were interrupted");
+                    progress.phase("exam (candidates still running at the hard stop were interrupted)");
                 }
-            }
-            long deadline = outcomes.stream().mapToLong(o -> o.deadlineMs).max().orElse(expectedEnd);
-
-            System.out.println("exam over; verifying against the services and the database (directly, not through the proxy)");
-            ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
-                    options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(), options.dbPassword(),
-                    options.papersTable()),
-                    options.operatorToken(), verifierProgress(terminal));
-            Verification verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
-                    deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
-            if (terminal) {
-                System.out.println();
+                progress.examOver("every candidate done; verifying directly against the services and the database");
+                deadline = outcomes.stream().mapToLong(o -> o.deadlineMs).max().orElse(expectedEnd);
+                // The same line carries on through the verification (directly against the services and the
+                // database, not through the proxy), which waits for auto-submits, grading and the archive.
+                ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
+                        options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(),
+                        options.dbPassword(), options.papersTable()), options.operatorToken(), progress::verifying);
+                verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
+                        deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
+                progress.done("t+" + (System.currentTimeMillis() - runStart) / 1000 + "s | exam over; checked against the"
+                        + " services and the database (summary below)");
             }
             DrillData drill = prober == null ? null : finishDrill(options, prober, latencies);
             RunData run = new RunData(options.candidates(), options.network().name(), options.seed(), options.durationSeconds(),
@@ -219,19 +222,6 @@ public final class Demo {
         List<Latencies.Sample> samples = latencies.samples();
         List<FaultImpact> impacts = InfraFault.read(tsv).stream().map(f -> FaultImpact.of(f, probes, samples)).toList();
         return new DrillData(options.drillSetup() == null ? "" : options.drillSetup(), impacts, probes, Files.exists(done));
-    }
-
-    /** The verifier's progress: rewritten in place on a terminal, a plain line every 10 s otherwise. */
-    private static java.util.function.Consumer<String> verifierProgress(boolean terminal) {
-        long[] lastPlain = {0};
-        return line -> {
-            if (terminal) {
-                System.out.print("\r" + line + "        ");
-            } else if (System.currentTimeMillis() - lastPlain[0] >= 10_000) {
-                System.out.println(line);
-                lastPlain[0] = System.currentTimeMillis();
-            }
-        };
     }
 
     private static String status(Counters counters, FaultLog faults, int candidates, long runStart) {

@@ -8,15 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import org.examsuite.common.auth.Pem;
 
@@ -64,38 +60,14 @@ public final class DevKeys {
 
     /** The pair's private key: RSA or Ed25519. */
     public PrivateKey privateKey(String name) throws IOException {
-        byte[] der = der(Files.readString(privateFile(name), StandardCharsets.US_ASCII));
-        for (String type : KEY_TYPES) {
-            try {
-                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
-            } catch (GeneralSecurityException e) {
-                // not this type
-            }
-        }
-        throw new IllegalStateException("not a PKCS#8 RSA or Ed25519 private key: " + privateFile(name));
+        return Pem.rsaOrEd25519PrivateKey(Files.readString(privateFile(name), StandardCharsets.US_ASCII),
+                privateFile(name).toString());
     }
 
     /** The pair's public key: RSA or Ed25519. */
     public PublicKey publicKey(String name) throws IOException {
-        byte[] der = der(Files.readString(publicFile(name), StandardCharsets.US_ASCII));
-        for (String type : KEY_TYPES) {
-            try {
-                return KeyFactory.getInstance(type).generatePublic(new X509EncodedKeySpec(der));
-            } catch (GeneralSecurityException e) {
-                // not this type
-            }
-        }
-        throw new IllegalStateException("not an X.509 RSA or Ed25519 public key: " + publicFile(name));
-    }
-
-    private static final String[] KEY_TYPES = {"RSA", "Ed25519"};
-
-    private static byte[] der(String pem) {
-        try {
-            return Base64.getDecoder().decode(Pem.body(pem));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("not PEM", e);
-        }
+        return Pem.rsaOrEd25519PublicKey(Files.readString(publicFile(name), StandardCharsets.US_ASCII),
+                publicFile(name).toString());
     }
 
     static KeyPair generateEd25519() {

@@ -267,6 +267,13 @@ public final class Candidate implements Runnable {
         }
         JsonNode body = result.body();
         counters.increment(result.status() == 201 ? "sessions.created" : "sessions.resumed");
+        if (outcome.sessionId == null) {
+            // The candidate's first session; a 200 here means the 201 was lost and the retry found the session.
+            counters.increment("sessions.distinct");
+            if (result.status() != 201) {
+                counters.increment("sessions.first-start-resumed");
+            }
+        }
         outcome.sessionId = body.path("sessionId").asText();
         target.token = body.path("token").asText();
         target.epoch = body.path("deviceEpoch").asLong();
@@ -380,6 +387,7 @@ public final class Candidate implements Runnable {
                 "/api/v1/submissions"), device.token, Map.of("Idempotency-Key", idempotencyKey), body,
                 Math.max(deadlineMs + setting.graceMs(), now()) + 60_000);
         counters.increment("submits");
+        counters.add("submit.calls", outcome.behaviour == Behaviour.DOUBLE_SUBMIT ? 3 : 1);
         if (outcome.behaviour == Behaviour.DOUBLE_SUBMIT) {
             long seed = random.nextLong();
             CompletableFuture<ApiResult> second = CompletableFuture.supplyAsync(() -> sendQuietly(call, new Random(seed)),

@@ -86,6 +86,8 @@ public final class ApiClient {
         } else {
             request.method(call.method(), HttpRequest.BodyPublishers.noBody());
         }
+        // Every request put on the wire, first tries and retries alike: the summary's "sent" counts.
+        counters.increment("sent." + call.endpoint());
         long startMs = System.currentTimeMillis();
         long start = System.nanoTime();
         try {

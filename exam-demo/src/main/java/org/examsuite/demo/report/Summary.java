@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.examsuite.demo.proxy.FaultKind;
+import org.examsuite.demo.stats.Counters;
 
 /** The terminal summary table. */
 public final class Summary {
@@ -20,15 +21,14 @@ public final class Summary {
         rows.add(row("exam", run.examId()));
         rows.add(row("network", run.network() + " (seed " + run.seed() + ")"));
         rows.add(row("candidates", run.candidates() + "  " + run.behaviours()));
-        rows.add(row("sessions started", c.get("sessions.created") + " new, " + c.get("sessions.resumed") + " resumed"));
+        rows.add(row("sessions", sessions(run.candidates(), c)));
         rows.add(row("edits", String.valueOf(c.get("edits"))));
         rows.add(row("autosaves", c.get("autosave.ok") + " acknowledged of " + c.get("autosave.requests") + " deltas; "
                 + c.get("autosave.stale") + " stale changes; " + c.get("autosave.generation-changed") + " generation changes"));
         rows.add(row("reloads / device switches", c.get("reloads") + " / " + c.get("device-switches") + "  (old device refused: "
                 + c.get("takeover.refused-old-device") + ", inconclusive: " + c.get("takeover.old-device-inconclusive")
                 + ", unexpected takeovers: " + c.get("takeover.unexpected") + ")"));
-        rows.add(row("submits", c.get("submits") + " (replayed answers " + c.get("submit.replayed") + ", failed "
-                + c.get("submit.failed") + ")"));
+        rows.add(row("submits", submits(c)));
         rows.add(row("retries", c.sumPrefix("retry.") + "  " + reasons(c.snapshot()) + "; gave up " + c.sumPrefix("giveup.")));
         StringBuilder faults = new StringBuilder().append(run.faults().total()).append("  ");
         for (FaultKind kind : FaultKind.values()) {
@@ -43,8 +43,9 @@ public final class Summary {
                     + (run.drill().scheduleFinished() ? "" : "  (schedule not finished)")
                     + (run.drill().others().isEmpty() ? "" : "; also " + run.drill().others())));
         }
-        rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (auto-submitted " + v.autoSubmitted
-                + "; in exam_submission " + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
+        rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (" + (v.papers - v.autoSubmitted)
+                + " submitted by candidates, " + v.autoSubmitted + " auto-submitted; in exam_submission "
+                + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
         rows.add(row("duplicates", String.valueOf(v.duplicates)));
         rows.add(row("lost answers", String.valueOf(v.lostAnswers)));
         rows.add(row("graded", v.graded + " (archived " + v.archived + "; essay marks posted " + v.essayMarksPosted + ")"));
@@ -96,6 +97,34 @@ public final class Summary {
                     + "archive chain verifies\n");
         }
         return out.toString();
+    }
+
+    /**
+     * Sessions per candidate, and the starts beyond each candidate's first (reloads, device switches): a start answered
+     * 200 is a resume, which includes a first start whose 201 was lost on the network.
+     */
+    static String sessions(int candidates, Counters c) {
+        long distinct = c.get("sessions.distinct");
+        long firstResumed = c.get("sessions.first-start-resumed");
+        long later = c.get("sessions.created") + c.get("sessions.resumed") - distinct;
+        return candidates + " candidates started " + distinct + " sessions (" + firstResumed
+                + " of them found by a retry after the first answer was lost); " + later
+                + " resumes after a reload or device switch";
+    }
+
+    /**
+     * Submits pressed versus requests sent: a double-clicker's submit sends three calls (two clicks, a second tab),
+     * and every call may be retried.
+     */
+    static String submits(Counters c) {
+        long pressed = c.get("submits");
+        long calls = c.get("submit.calls");
+        long retries = c.get("retry.POST /submissions");
+        long sent = c.get("sent.POST /submissions");
+        return pressed + " submits by candidates; POST /submissions " + sent + " sent (" + calls + " calls, of which "
+                + (calls - pressed) + " double clicks / second tabs; " + retries + " retries); answered: "
+                + c.sumPrefix("submit.ok.") + " new or same paper, " + c.get("submit.replayed") + " replayed, "
+                + c.get("submit.failed") + " failed";
     }
 
     static double ms(long micros) {

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Consumer;
 import org.examsuite.demo.candidate.CandidateOutcome;
 import org.examsuite.demo.candidate.Question;
 import org.examsuite.demo.client.ApiClient;
@@ -30,10 +29,16 @@ public final class ServiceVerifier {
     private final ApiClient api;
     private final Targets targets;
     private final String operatorToken;
-    private final Consumer<String> progress;
+    private final Listener progress;
+
+    /** The verification's steps as they go: papers named by sessions, papers graded, the archive check. */
+    public interface Listener {
+        /** {@code fraction}: of the whole verification (papers named 30 %, read 20 %, graded 45 %, the archive check 5 %). */
+        void step(String step, double fraction, String status);
+    }
     private final Random random = new Random(7);
 
-    public ServiceVerifier(ApiClient api, Targets targets, String operatorToken, Consumer<String> progress) {
+    public ServiceVerifier(ApiClient api, Targets targets, String operatorToken, Listener progress) {
         this.api = api;
         this.targets = targets;
         this.operatorToken = operatorToken;
@@ -47,7 +52,12 @@ public final class ServiceVerifier {
         Map<String, String> paperBySession = waitForPapers(outcomes, waitUntilEpochMs, verification);
         Map<String, Integer> sqlCounts = sqlPaperCounts(examId, verification);
         Map<String, PaperCheck.Paper> papers = new HashMap<>();
+        int read = 0;
         for (String paperId : paperBySession.values()) {
+            if (read++ % 25 == 0) {
+                progress.step("reading papers", 0.3 + 0.2 * read / Math.max(1, paperBySession.size()),
+                        "papers read from submission-service " + (read - 1) + "/" + paperBySession.size());
+            }
             if (paperId != null) {
                 PaperCheck.Paper paper = readPaper(paperId, verification);
                 if (paper != null) {
@@ -83,6 +93,7 @@ public final class ServiceVerifier {
             verification.problems.add("exam_submission holds " + verification.sqlPapers + " papers for " + outcomes.size()
                     + " sessions");
         }
+        progress.step("archive verify", 0.95, "checking the archive's hash chain");
         verifyArchive(verification);
         return verification;
     }
@@ -109,7 +120,10 @@ public final class ServiceVerifier {
                     it.remove();
                 }
             }
-            progress.accept("waiting for papers: " + paperBySession.size() + "/" + (paperBySession.size() + pending.size()));
+            int total = paperBySession.size() + pending.size();
+            progress.step("waiting for papers", 0.3 * paperBySession.size() / Math.max(1, total),
+                    "sessions naming their paper " + paperBySession.size() + "/" + total
+                            + " (auto-submit takes the rest at deadline + grace)");
             if (pending.isEmpty() || System.currentTimeMillis() > until) {
                 break;
             }
@@ -165,7 +179,8 @@ public final class ServiceVerifier {
                 }
             }
             long graded = status.values().stream().filter("GRADED"::equals).count();
-            progress.accept("waiting for grading: " + graded + "/" + paperIds.size());
+            progress.step("waiting for grading", 0.5 + 0.45 * graded / Math.max(1, paperIds.size()),
+                    "papers graded and archived " + graded + "/" + paperIds.size());
             long settled = status.values().stream().filter(s -> s.equals("GRADED") || s.equals("NEEDS_REVIEW")
                     || s.equals("FAILED")).count();
             if (settled == paperIds.size() || System.currentTimeMillis() > until) {

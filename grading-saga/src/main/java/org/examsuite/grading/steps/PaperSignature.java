@@ -9,10 +9,8 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.Key;
-import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -162,20 +160,7 @@ public class PaperSignature {
 
     /** An X.509 PEM public key, RSA or Ed25519 (headers and line breaks optional). */
     static PublicKey publicKey(String pem) {
-        byte[] der;
-        try {
-            der = Base64.getDecoder().decode(Pem.body(pem));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("the paper public key is not PEM", e);
-        }
-        for (String type : new String[] {"RSA", "Ed25519"}) {
-            try {
-                return KeyFactory.getInstance(type).generatePublic(new X509EncodedKeySpec(der));
-            } catch (GeneralSecurityException e) {
-                // not this type: try the next
-            }
-        }
-        throw new IllegalStateException("the paper public key is neither an X.509 RSA nor an Ed25519 key");
+        return Pem.rsaOrEd25519PublicKey(pem, "the paper public key");
     }
 
     static String signatureAlgorithm(Key key) {

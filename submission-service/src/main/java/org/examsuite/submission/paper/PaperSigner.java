@@ -6,11 +6,9 @@ import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.Key;
-import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.interfaces.EdECPrivateKey;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
@@ -131,20 +129,7 @@ public class PaperSigner {
 
     /** A PKCS#8 PEM private key, RSA or Ed25519 (headers and line breaks optional). */
     static PrivateKey privateKey(String pem) {
-        byte[] der;
-        try {
-            der = Base64.getDecoder().decode(Pem.body(pem));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("the paper key is not PEM", e);
-        }
-        for (String type : new String[] {"RSA", "Ed25519"}) {
-            try {
-                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
-            } catch (GeneralSecurityException e) {
-                // not this type: try the next
-            }
-        }
-        throw new IllegalStateException("the paper key is neither a PKCS#8 RSA nor an Ed25519 private key");
+        return Pem.rsaOrEd25519PrivateKey(pem, "the paper key");
     }
 
     static String signatureAlgorithm(Key key) {

@@ -11,7 +11,8 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
 /**
- * RSA keys as PEM text (PKCS#8 private, X.509 public). Keys arrive through configuration
+ * Keys as PEM text (PKCS#8 private, X.509 public): RSA for tokens and the archive, RSA or Ed25519 for
+ * papers. The one parser of the suite, so every service reads a key the same way. Keys arrive through configuration
  * (environment variables fed from files or Kubernetes Secrets); headers and line breaks are
  * optional so that a key fits in one environment variable.
  */
@@ -34,6 +35,37 @@ public final class Pem {
             throw new IllegalStateException("not an X.509 RSA public key", e);
         }
     }
+
+    /**
+     * A PKCS#8 private key, RSA or Ed25519, its type read from the key (keys can move from RSA to Ed25519
+     * without a flag). {@code what} names it in the error, e.g. "the paper key".
+     */
+    public static PrivateKey rsaOrEd25519PrivateKey(String pem, String what) {
+        byte[] der = der(pem, what);
+        for (String type : KEY_TYPES) {
+            try {
+                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // not this type: try the next
+            }
+        }
+        throw new IllegalStateException(what + " is neither a PKCS#8 RSA nor an Ed25519 private key");
+    }
+
+    /** An X.509 public key, RSA or Ed25519, its type read from the key; {@code what} names it in the error. */
+    public static PublicKey rsaOrEd25519PublicKey(String pem, String what) {
+        byte[] der = der(pem, what);
+        for (String type : KEY_TYPES) {
+            try {
+                return KeyFactory.getInstance(type).generatePublic(new X509EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // not this type: try the next
+            }
+        }
+        throw new IllegalStateException(what + " is neither an X.509 RSA nor an Ed25519 key");
+    }
+
+    private static final String[] KEY_TYPES = {"RSA", "Ed25519"};
 
     public static KeyPair generateRsa() {
         try {
@@ -60,6 +92,14 @@ public final class Pem {
 
     private static byte[] der(String pem) {
         return Base64.getDecoder().decode(body(pem));
+    }
+
+    private static byte[] der(String pem, String what) {
+        try {
+            return der(pem);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(what + " is not PEM", e);
+        }
     }
 
     private static String wrap(String type, byte[] der) {
