@@ -6,6 +6,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
@@ -17,6 +18,7 @@ public class AuthProbeResource {
 
     @GET
     @Path("/api/v1/auth-probe/{sessionId}")
+    @Operation(hidden = true) // a test probe: not in the committed description
     @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
     public Map<String, Object> session(@PathParam("sessionId") String sessionId) {
         caller.requireSession(sessionId);
@@ -25,6 +27,7 @@ public class AuthProbeResource {
 
     @GET
     @Path("/internal/v1/auth-probe")
+    @Operation(hidden = true)
     @RolesAllowed(Roles.SERVICE)
     public Map<String, Object> internal() {
         return Map.of("service", caller.isService());

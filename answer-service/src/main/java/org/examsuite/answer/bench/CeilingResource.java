@@ -14,6 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
@@ -24,6 +28,7 @@ import org.examsuite.common.redis.LuaScript;
  * {@code exam.answer.bench.ceiling-enabled=true}; then 404 like any unknown path.
  */
 @Path("/api/v1/bench/ceiling/{n}")
+@Tag(name = "bench", description = "Benchmark probes, off unless enabled (docs/benchmarks.md)")
 public class CeilingResource {
     private final LuaScript ceiling = LuaScript.of(CeilingResource.class, "ceiling.lua");
 
@@ -36,6 +41,10 @@ public class CeilingResource {
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Benchmark probe: the autosave ceiling (404 unless exam.answer.bench.ceiling-enabled)")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The probe's reply")
+    @APIResponse(responseCode = "404", description = "NOT_FOUND (off: the default)")
     public Uni<Map<String, Object>> ceiling(@PathParam("n") int n, JsonNode body) {
         if (!enabled) {
             throw ApiException.notFound("NOT_FOUND", "No such resource.");

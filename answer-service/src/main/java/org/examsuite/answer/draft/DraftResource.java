@@ -11,6 +11,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
@@ -18,6 +22,7 @@ import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
 
 /** Delta autosave and the draft (docs/api.md §3.3, §4.2). */
+@Tag(name = "answers", description = "Delta autosave and the draft (docs/api.md §3.3)")
 @Path("/api/v1/answers/{sessionId}")
 @Produces(MediaType.APPLICATION_JSON)
 public class DraftResource {
@@ -33,6 +38,14 @@ public class DraftResource {
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.CANDIDATE)
+    @Operation(summary = "Autosave a delta: every change at the stamp (deviceEpoch, version)")
+    @SecurityRequirement(name = "candidate")
+    @APIResponse(responseCode = "200", description = "Applied and stale changes (stale is a success: do not retry it)")
+    @APIResponse(responseCode = "400", description = "INVALID_FIELD (with field), UNKNOWN_QUESTION, INVALID_ANSWER (with questionId)")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's token)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
+    @APIResponse(responseCode = "409", description = "SESSION_CLOSED (submitted, sealed, or past deadline + grace), SESSION_TAKEN_OVER")
+    @APIResponse(responseCode = "413", description = "PAYLOAD_TOO_LARGE (body over 1 MiB, or a value over 64 KiB with questionId)")
     public Uni<DraftView.Saved> autosave(@PathParam("sessionId") String sessionId, JsonNode body) {
         caller.requireCandidateOf(sessionId);
         requireSafe(sessionId);
@@ -41,6 +54,12 @@ public class DraftResource {
 
     @GET
     @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    @Operation(summary = "The draft: every answer with its stamp")
+    @SecurityRequirement(name = "candidate")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The draft (an operator's read is logged)")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's token)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<DraftView.Current> draft(@PathParam("sessionId") String sessionId) {
         caller.requireSession(sessionId);
         requireSafe(sessionId);

@@ -14,9 +14,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.draft.DraftResource;
-import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.Caller;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.jboss.logging.Logger;
 
@@ -24,6 +28,7 @@ import org.jboss.logging.Logger;
  * The answer history for appeals and audits (operators): every value that reached
  * PostgreSQL, with its stamp and generation, oldest first; page with {@code after}.
  */
+@Tag(name = "answers")
 @Path("/api/v1/answers/{sessionId}/history")
 @Produces(MediaType.APPLICATION_JSON)
 public class HistoryResource {
@@ -49,6 +54,11 @@ public class HistoryResource {
 
     @GET
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Every value that reached PostgreSQL, oldest first, a page at a time")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "A page; pass next as after (null: no more)")
+    @APIResponse(responseCode = "400", description = "INVALID_FIELD (after, or limit outside 1–5,000)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<History> history(@PathParam("sessionId") String sessionId, @QueryParam("after") @DefaultValue("0") long after,
             @QueryParam("limit") @DefaultValue("1000") int limit) {
         DraftResource.requireSafe(sessionId);

@@ -12,6 +12,15 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.draft.DraftResource;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
@@ -22,6 +31,7 @@ import org.examsuite.common.redis.RedisKeys;
  * /internal/v1/answers/{sessionId}/seal} for one session, {@code POST /internal/v1/answers/seal}
  * with {@code {"sessionIds": [...]}} for the papers submission-service stores together.
  */
+@Tag(name = "internal")
 @Path("/internal/v1/answers")
 public class SealResource {
     /** Sessions per group seal: submission-service's groups are smaller. */
@@ -37,6 +47,10 @@ public class SealResource {
     @Path("/{sessionId}/seal")
     @RolesAllowed(Roles.SERVICE)
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Seal a session's draft and answer its snapshot (idempotent)")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "200", description = "The sealed snapshot", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT, description = "{sessionId, sealedAt, version, generation, lateChanges, answers: {q: {value, version, epoch}}}")))
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<String> seal(@PathParam("sessionId") String sessionId) {
         DraftResource.requireSafe(sessionId);
         return service.seal(sessionId);
@@ -51,6 +65,13 @@ public class SealResource {
     @RolesAllowed(Roles.SERVICE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Seal 1–256 sessions, each exactly as its own seal would")
+    @SecurityRequirement(name = "service")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT,
+            properties = @SchemaProperty(name = "sessionIds", type = SchemaType.ARRAY, minItems = 1, maxItems = 256))))
+    @APIResponse(responseCode = "200", description = "sealed: {sessionId: snapshot}, unavailable: [sessionId] (retry those)",
+            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "INVALID_FIELD (field: sessionIds)")
     public Uni<String> sealAll(JsonNode body) {
         List<String> ids = sessionIds(body);
         return service.seal(ids).map(SealResource::reply);

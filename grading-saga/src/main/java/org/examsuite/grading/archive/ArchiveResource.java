@@ -7,11 +7,16 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.grading.archive.ArchiveStore.Head;
 import org.examsuite.grading.archive.ArchiveVerifier.Verification;
 
 /** The archive's head (signed, for anchoring elsewhere) and its verification. */
+@Tag(name = "archive", description = "The hash-chained, signed archive (docs/api.md §3.6)")
 @Path("/api/v1/archive")
 @Produces(MediaType.APPLICATION_JSON)
 public class ArchiveResource {
@@ -29,6 +34,11 @@ public class ArchiveResource {
     @GET
     @Path("/head")
     @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    @Operation(summary = "The archive's head, signed with the archive key")
+    @SecurityRequirement(name = "operator")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "200", description = "The signed head")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (a candidate token)")
     public SignedHead head() {
         Head head = store.durableHead();
         return new SignedHead(head.seq(), head.hash(), HeadSigner.signedText(head.seq(), head.hash()),
@@ -38,6 +48,11 @@ public class ArchiveResource {
     @GET
     @Path("/verify")
     @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    @Operation(summary = "Re-hash the archive's chain and name the first broken link")
+    @SecurityRequirement(name = "operator")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "200", description = "The verification")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (a candidate token)")
     public Verification verify() {
         return verifier.verify();
     }

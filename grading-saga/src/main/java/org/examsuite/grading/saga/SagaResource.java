@@ -10,6 +10,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
@@ -20,6 +26,7 @@ import org.examsuite.grading.results.ResultsService;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 
 /** Operators inspect a saga and retry a FAILED one (docs/api.md §4.2). */
+@Tag(name = "sagas", description = "Grading sagas and their retry (docs/api.md §3.6)")
 @Path("/api/v1/sagas")
 @Produces(MediaType.APPLICATION_JSON)
 public class SagaResource {
@@ -43,6 +50,10 @@ public class SagaResource {
     @GET
     @Path("/{sagaId}")
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "A grading saga: its steps and history")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The saga")
+    @APIResponse(responseCode = "404", description = "SAGA_NOT_FOUND")
     public SagaView saga(@PathParam("sagaId") String sagaId) {
         return view(parse(sagaId));
     }
@@ -58,6 +69,11 @@ public class SagaResource {
     @POST
     @Path("/{sagaId}/retry")
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Retry a FAILED saga, or re-run a COMPENSATED one as run n+1")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "202", description = "The saga (for a re-run: the new one)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SagaView.class)))
+    @APIResponse(responseCode = "404", description = "SAGA_NOT_FOUND")
+    @APIResponse(responseCode = "409", description = "SAGA_NOT_RETRYABLE, SAGA_SUPERSEDED")
     public Response retry(@PathParam("sagaId") String sagaId) {
         UUID id = parse(sagaId);
         String actor = caller.subject();

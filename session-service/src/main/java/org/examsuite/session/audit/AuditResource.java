@@ -17,9 +17,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 
 /** Operators read the audit log, newest first, filtered by exam and/or session. */
+@Tag(name = "audit", description = "Operator actions: who, what, when (docs/api.md §3.8)")
 @Path("/api/v1/audit")
 public class AuditResource {
     @Inject
@@ -34,6 +39,10 @@ public class AuditResource {
 
     @GET
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "The audit log, newest first")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "A page of entries")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (limit 1–500; ids ≤ 64)")
     public Uni<AuditPage> list(@QueryParam("examId") @Size(max = 64) String examId,
             @QueryParam("sessionId") @Size(max = 64) String sessionId,
             @QueryParam("limit") @DefaultValue("100") @Min(1) @Max(500) int limit) {

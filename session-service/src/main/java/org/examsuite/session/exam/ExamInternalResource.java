@@ -7,10 +7,15 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.session.publish.PublishedState;
 
 /** The full exam with keys for grading-saga, and republishing its questions on request. */
+@Tag(name = "internal")
 @Path("/internal/v1/exams/{examId}")
 @RolesAllowed(Roles.SERVICE)
 public class ExamInternalResource {
@@ -20,6 +25,10 @@ public class ExamInternalResource {
     PublishedState published;
 
     @GET
+    @Operation(summary = "An exam with its keys and keyRevision, for grading")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "200", description = "The exam")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamView> get(@PathParam("examId") String examId) {
         return exams.view(examId);
     }
@@ -27,6 +36,10 @@ public class ExamInternalResource {
     /** A reader that found {@code ses:{exam:<examId>}:questions} missing asks for it again (204). */
     @POST
     @Path("/publish")
+    @Operation(summary = "Publish the exam's questions to Redis again")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "204", description = "Published")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<Void> publish(@PathParam("examId") String examId) {
         return exams.require(examId).chain(published::publishExam);
     }

@@ -13,10 +13,22 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
 /** Operators create and read exams, and correct keys (docs/api.md §4.2, docs/ARCHITECTURE.md). */
+@Tag(name = "exams", description = "Exam setup, key corrections (operator; docs/api.md §3.1)")
 @Path("/api/v1/exams")
 @RolesAllowed(Roles.OPERATOR)
 public class ExamResource {
@@ -26,6 +38,17 @@ public class ExamResource {
     Caller caller;
 
     @POST
+    @Operation(summary = "Create an exam, validated as a whole")
+    @SecurityRequirement(name = "operator")
+    @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "Optional, 1–200 characters: a retried request with the same key counts once")
+    @APIResponse(responseCode = "201", description = "Created: {examId}", content = @Content(mediaType = "application/json",
+            schema = @Schema(type = SchemaType.OBJECT, properties = @SchemaProperty(name = "examId", type = SchemaType.STRING))))
+    @APIResponse(responseCode = "200", description = "A replayed Idempotency-Key: the exam it created",
+            content = @Content(mediaType = "application/json",
+                    schema = @Schema(type = SchemaType.OBJECT, properties = @SchemaProperty(name = "examId", type = SchemaType.STRING))),
+            headers = @Header(name = "Idempotent-Replayed", description = "true", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (with violations)")
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the key came with another exam)")
     public Uni<Response> create(@Valid @NotNull ExamRequest request,
             @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey) {
         return exams.create(request, caller.subject(), idempotencyKey).map(created -> {
@@ -40,12 +63,21 @@ public class ExamResource {
 
     @GET
     @Path("/{examId}")
+    @Operation(summary = "Read an exam with its keys (audited: exam.viewed)")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The exam")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamView> get(@PathParam("examId") String examId) {
         return exams.viewAudited(examId, caller.subject());
     }
 
     @POST
     @Path("/{examId}/key-corrections")
+    @Operation(summary = "Correct a question's key (a regrade applies it)")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The exam, keyRevision + 1 (the same correction again changes nothing)")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND, QUESTION_NOT_FOUND")
     public Uni<ExamView> correctKey(@PathParam("examId") String examId, @Valid @NotNull KeyCorrection correction) {
         return exams.correctKey(examId, correction, caller.subject());
     }

@@ -6,10 +6,15 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.session.proctoring.ProctoringRequests.Monitor;
 
 /** The operators' view of an exam in progress: started, online, submitted, recent alerts. */
+@Tag(name = "proctoring")
 @Path("/api/v1/exams")
 public class MonitorResource {
     @Inject
@@ -18,6 +23,10 @@ public class MonitorResource {
     @GET
     @Path("/{examId}/monitor")
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "An exam's live counts, flagged sessions and recent alerts")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "Counts and alerts")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<Monitor> monitor(@PathParam("examId") String examId) {
         return proctoring.monitor(examId);
     }

@@ -11,9 +11,14 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 
 /** docs/api.md §4.2: the roster of an exam for proctors, filtered and paged by keyset. */
+@Tag(name = "proctoring")
 @Path("/api/v1/exams")
 public class RosterResource {
     private final RosterService roster;
@@ -26,6 +31,11 @@ public class RosterResource {
     @GET
     @Path("/{examId}/sessions")
     @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "An exam's sessions (the roster) in candidateId order, a keyset page at a time")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "A page; nextCursor null on the last")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED, INVALID_FIELD (field: after, a cursor the API did not return)")
+    @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<RosterService.Page> sessions(@PathParam("examId") @Size(max = 64) String examId,
             @QueryParam("status") @Pattern(regexp = "IN_PROGRESS|PAUSED|SUBMITTED") String status,
             @QueryParam("flagged") @Pattern(regexp = "true|false") String flagged,

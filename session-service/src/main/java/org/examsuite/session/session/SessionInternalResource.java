@@ -11,9 +11,14 @@ import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 
 /** What other services ask of a session: its status follows the paper; its state is republished. */
+@Tag(name = "internal")
 @Path("/internal/v1/sessions/{sessionId}")
 @RolesAllowed(Roles.SERVICE)
 public class SessionInternalResource {
@@ -31,6 +36,12 @@ public class SessionInternalResource {
      */
     @POST
     @Path("/submitted")
+    @Operation(summary = "Record a session's paper (idempotent)")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "204", description = "Recorded")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
+    @APIResponse(responseCode = "409", description = "PAPER_MISMATCH (the session has another paper)")
     public Uni<Void> submitted(@PathParam("sessionId") String sessionId, @Valid @NotNull Submitted body) {
         return sessions.recordSubmission(sessionId, body.paperId(), body.submittedBy()).replaceWithVoid();
     }
@@ -38,6 +49,10 @@ public class SessionInternalResource {
     /** A reader that found {@code ses:{<sessionId>}:state} missing asks for it again (204). */
     @POST
     @Path("/publish")
+    @Operation(summary = "Publish a session's state to Redis again")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "204", description = "Published")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<Void> publish(@PathParam("sessionId") String sessionId) {
         return sessions.publish(sessionId);
     }

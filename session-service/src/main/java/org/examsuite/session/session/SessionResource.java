@@ -14,11 +14,21 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 
 /** Candidates start, resume, read and keep alive their session (docs/api.md §3.2, §4.2). */
 @Path("/api/v1/sessions")
+@Tag(name = "sessions", description = "Session start, resume, takeover, time and heartbeat (docs/api.md §3.2)")
 public class SessionResource {
     @Inject
     SessionService sessions;
@@ -28,6 +38,18 @@ public class SessionResource {
     /** Credentials are the access code in the body: no token yet. */
     @POST
     @PermitAll
+    @Operation(summary = "Start or resume a session with an access code")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "201", description = "A new session (Cache-Control: no-store on both)",
+            headers = @Header(name = "Cache-Control", description = "no-store", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = StartResponse.class)))
+    @APIResponse(responseCode = "200", description = "The session resumed: a new token and deviceEpoch + 1",
+            headers = @Header(name = "Cache-Control", description = "no-store", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = StartResponse.class)))
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
+    @APIResponse(responseCode = "401", description = "ACCESS_DENIED (unknown exam, unknown candidate or wrong code alike)")
+    @APIResponse(responseCode = "409", description = "EXAM_NOT_OPEN (with opensAt and closesAt)")
+    @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS (failed codes throttled), SESSIONS_BUSY (the replica's starts are full; the body was not read), RATE_LIMITED (limit: starts-per-candidate or starts-per-source, perMinute)")
     public Uni<Response> start(@Valid @NotNull StartRequest request, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerRequest http) {
         // With quarkus.http.proxy.* set (behind the ingress) this is the forwarded client address.
         String source = http.remoteAddress() == null ? null : http.remoteAddress().hostAddress();
@@ -38,6 +60,12 @@ public class SessionResource {
     @GET
     @Path("/{sessionId}")
     @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    @Operation(summary = "Read a session: status, deadline and time left")
+    @SecurityRequirement(name = "candidate")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The session")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's candidate token)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<SessionView> get(@PathParam("sessionId") String sessionId) {
         caller.requireSession(sessionId);
         return sessions.view(sessionId);
@@ -50,6 +78,14 @@ public class SessionResource {
     @POST
     @Path("/{sessionId}/heartbeat")
     @RolesAllowed(Roles.CANDIDATE)
+    @Operation(summary = "Heartbeat: time, status, a fresh token and the proctor commands after lastCommandId")
+    @SecurityRequirement(name = "candidate")
+    @APIResponse(responseCode = "200", description = "Time, status, the token to use from now on, and new commands")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (lastCommandId not a non-negative integer)")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's token, or not a candidate token)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
+    @APIResponse(responseCode = "409", description = "SESSION_TAKEN_OVER (with deviceEpoch)")
+    @APIResponse(responseCode = "429", description = "RATE_LIMITED (limit: heartbeats, perMinute)")
     public Uni<HeartbeatResponse> heartbeat(@PathParam("sessionId") String sessionId,
             @QueryParam("lastCommandId") @Pattern(regexp = "\\d{1,18}", message = "must be a non-negative integer") String lastCommandId) {
         caller.requireCandidateOf(sessionId);

@@ -17,6 +17,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 
@@ -26,6 +30,7 @@ import org.examsuite.common.problem.ApiException;
  * record it (idempotent, the status only moves forward); the ones that could not be recorded
  * are named with their problem code, for the caller to retry them alone.
  */
+@Tag(name = "internal")
 @Path("/internal/v1/sessions/submitted")
 @RolesAllowed(Roles.SERVICE)
 public class SubmittedBatchResource {
@@ -50,6 +55,10 @@ public class SubmittedBatchResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Record 1–200 papers, each as its own /submitted would (idempotent)")
+    @SecurityRequirement(name = "service")
+    @APIResponse(responseCode = "200", description = "failed: the sessions not recorded, with their code (retry them alone)")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
     public Uni<Reply> submitted(@Valid @NotNull Batch batch) {
         List<Uni<String>> each = new ArrayList<>(batch.papers().size());
         for (Submitted paper : batch.papers()) {

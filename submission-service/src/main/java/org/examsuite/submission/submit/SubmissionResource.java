@@ -11,6 +11,17 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
@@ -18,6 +29,7 @@ import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperLookup;
 
 /** The candidates' submission API (docs/api.md §4.2). */
+@Tag(name = "submissions", description = "Idempotent submission, one immutable signed paper per session (docs/api.md §3.4)")
 @Path("/api/v1/submissions")
 @Produces(MediaType.APPLICATION_JSON)
 public class SubmissionResource {
@@ -32,6 +44,26 @@ public class SubmissionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.CANDIDATE)
+    @Operation(summary = "Submit the final sheet: exactly one paper per session")
+    @SecurityRequirement(name = "candidate")
+    @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, required = true,
+            description = "Required, 1–255 characters: a new UUID per final sheet, the same one when retrying it",
+            schema = @Schema(type = SchemaType.STRING, minLength = 1, maxLength = 255))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "FinalSheet")))
+    @APIResponse(responseCode = "201", description = "The paper, stored now", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Paper")),
+            headers = {@Header(name = "Location", description = "/api/v1/submissions/{paperId}", schema = @Schema(type = SchemaType.STRING)),
+                    @Header(name = "Idempotent-Replayed", description = "true on a replayed response", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "200", description = "The paper the session already has (or a replay)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Paper")),
+            headers = {@Header(name = "Location", description = "/api/v1/submissions/{paperId}", schema = @Schema(type = SchemaType.STRING)),
+                    @Header(name = "Idempotent-Replayed", description = "true on a replayed response", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "400", description = "IDEMPOTENCY_KEY_MISSING, IDEMPOTENCY_KEY_INVALID (over 255 characters), MALFORMED_JSON, INVALID_FIELD, UNKNOWN_QUESTION, INVALID_ANSWER")
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another session)")
+    @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
+    @APIResponse(responseCode = "409", description = "REQUEST_IN_PROGRESS (the same key in flight), SESSION_TAKEN_OVER")
+    @APIResponse(responseCode = "413", description = "PAYLOAD_TOO_LARGE (1 MiB, 500 answers, 64 KiB per value)")
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the same key with another body)")
+    @APIResponse(responseCode = "429", description = "SUBMISSIONS_BUSY (shed after the sheet was kept)")
+    @APIResponse(responseCode = "503", description = "SUBMISSIONS_OVERLOADED (the body was not read), ANSWER_SERVICE_UNAVAILABLE, PAPER_IN_PROGRESS, PAPER_UNAVAILABLE (Redis names a paper PostgreSQL cannot give yet), SESSION_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE")
     public Response submit(@HeaderParam("Idempotency-Key") String idempotencyKey, byte[] body) {
         SubmissionService.Reply reply = submissions.submit(idempotencyKey, utf8(body));
         Response.ResponseBuilder response = paper(reply.status(), reply.paper());
@@ -45,6 +77,13 @@ public class SubmissionResource {
     @GET
     @Path("/{paperId}")
     @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    @Operation(summary = "Read a paper: its own candidate's, or any for an operator")
+    @SecurityRequirement(name = "candidate")
+    @SecurityRequirement(name = "operator")
+    @APIResponse(responseCode = "200", description = "The paper", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Paper")),
+            headers = @Header(name = "Location", description = "/api/v1/submissions/{paperId}", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (another candidate's paper)")
+    @APIResponse(responseCode = "404", description = "PAPER_NOT_FOUND")
     public Response get(@PathParam("paperId") String paperId) {
         Paper paper = lookup.require(paperId);
         if (!caller.isOperator()
