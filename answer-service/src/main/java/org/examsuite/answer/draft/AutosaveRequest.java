@@ -73,7 +73,7 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
      * @throws IOException what {@code readTree} would throw for malformed JSON
      */
     public static AutosaveRequest parse(ObjectMapper mapper, byte[] body, int maxValueBytes) throws IOException {
-        Utf8.requireValid(body); // as StrictUtf8Bodies checks the REST route's bodies
+        Utf8.requireValid(body); // as JsonBodies checks the REST route's bodies
         try (JsonParser p = mapper.createParser(body)) {
             JsonToken root = p.nextToken();
             if (root != JsonToken.START_OBJECT) {

@@ -88,7 +88,7 @@ class AutosaveRequestParseTest {
     }
 
     private static com.fasterxml.jackson.databind.JsonNode tree(byte[] body) throws IOException {
-        // As the REST route reads it: StrictUtf8Bodies first, then Jackson.
+        // As the REST route reads it: JsonBodies first, then Jackson.
         return body.length == 0 ? null : MAPPER.readTree(org.examsuite.common.problem.Utf8.requireValid(body));
     }
 

@@ -47,6 +47,7 @@ public class ProctoringResource {
     @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
     @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's token)")
     @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
+    @APIResponse(responseCode = "429", description = "RATE_LIMITED (limit: events, perMinute; counted per event)")
     public Uni<Response> events(@PathParam("sessionId") String sessionId, @Valid @NotNull EventsRequest request) {
         caller.requireCandidateOf(sessionId);
         return proctoring.record(sessionId, request.events()).map(accepted -> Response.accepted(accepted).build());

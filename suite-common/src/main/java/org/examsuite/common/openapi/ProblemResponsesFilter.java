@@ -167,6 +167,8 @@ public class ProblemResponsesFilter implements OASFilter {
         }
         common.put("404", List.of("NOT_FOUND"));
         common.put("405", List.of("METHOD_NOT_ALLOWED"));
+        common.put("414", List.of("URI_TOO_LONG"));
+        common.put("431", List.of("HEADERS_TOO_LARGE"));
         if (body) {
             common.put("413", List.of("PAYLOAD_TOO_LARGE"));
             common.put("415", List.of("UNSUPPORTED_MEDIA_TYPE"));
