@@ -73,7 +73,7 @@ bench_session_defaults() {
   DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
   DB_USER="${EXAM_DB_USER:-postgres}"
   JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
-  JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m"}"
+  JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m -Dvertx.disableURIValidation=true"}"
   export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 }
 

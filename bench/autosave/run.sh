@@ -38,7 +38,7 @@ JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
 # 112 MiB heap with a young generation whose survivor spaces hold a write-behind batch until it
 # dies (SurvivorRatio=2, TargetSurvivorRatio=90; docs/benchmarks.md, session 12), capped
 # metaspace/code cache, small stacks, and two malloc arenas.
-JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError"}"
+JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Dvertx.disableURIValidation=true"}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 URL="http://127.0.0.1:$BENCH_PORT"
 

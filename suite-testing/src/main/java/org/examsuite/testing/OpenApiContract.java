@@ -2,6 +2,7 @@ package org.examsuite.testing;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,18 +14,24 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The OpenAPI description is the committed one (docs/openapi/&lt;service&gt;.json) and complete
- * (docs/api.md "OpenAPI description"). Each service's test class extends this with its
- * {@code @QuarkusTest} resources. {@code -Dopenapi.update=true} rewrites the committed file
- * from the running service instead of comparing, for a change to the API made on purpose.
+ * The OpenAPI description is the committed one (docs/openapi/&lt;service&gt;.json for the public
+ * API, docs/openapi/internal/&lt;service&gt;.json for the internal one) and complete (docs/api.md
+ * "OpenAPI description"). Each service's test class extends this with its {@code @QuarkusTest}
+ * resources. {@code -Dopenapi.update=true} rewrites the committed files from the running service
+ * instead of comparing, for a change to the API made on purpose.
  */
 public abstract class OpenApiContract {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -33,10 +40,26 @@ public abstract class OpenApiContract {
     /** The module's name, which is also the committed file's. */
     protected abstract String service();
 
+    /**
+     * Two committed documents, cut from the one served: the public API (docs/openapi/&lt;service&gt;.json)
+     * for frontend developers, and the service-to-service one (docs/openapi/internal/&lt;service&gt;.json),
+     * each with only the schemas its operations reach.
+     */
     @Test
     void servedDescriptionIsTheCommittedOne() throws IOException {
-        String served = normalised(JSON.readTree(document()));
-        Path committed = Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("openapi").resolve(service() + ".json");
+        JsonNode served = JSON.readTree(document());
+        Path dir = Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("openapi");
+        compare(dir.resolve(service() + ".json"), normalised(part(served, false)));
+        JsonNode internal = part(served, true);
+        Path internalFile = dir.resolve("internal").resolve(service() + ".json");
+        if (internal.path("paths").isEmpty()) {
+            assertFalse(Files.exists(internalFile), service() + " has no internal operations: remove " + internalFile);
+        } else {
+            compare(internalFile, normalised(internal));
+        }
+    }
+
+    private static void compare(Path committed, String served) throws IOException {
         if (Boolean.getBoolean("openapi.update")) {
             Files.createDirectories(committed.getParent());
             Files.writeString(committed, served, StandardCharsets.UTF_8);
@@ -44,6 +67,54 @@ public abstract class OpenApiContract {
         assertTrue(Files.exists(committed), committed + " is missing: run this test with -Dopenapi.update=true");
         assertEquals(Files.readString(committed, StandardCharsets.UTF_8), served,
                 "/q/openapi differs from " + committed + "; if the API changed on purpose, rerun with -Dopenapi.update=true and commit the file");
+    }
+
+    /** The public or the internal operations, the tags they use and the components they reach. */
+    static JsonNode part(JsonNode served, boolean internal) {
+        ObjectNode doc = served.deepCopy();
+        ObjectNode paths = JSON.createObjectNode();
+        served.path("paths").fields().forEachRemaining(p -> {
+            if (p.getKey().startsWith("/internal/") == internal) {
+                paths.set(p.getKey(), p.getValue());
+            }
+        });
+        doc.set("paths", paths);
+        Set<String> usedTags = new HashSet<>();
+        paths.findValues("tags").forEach(tags -> tags.forEach(t -> usedTags.add(t.asText())));
+        if (doc.path("tags").isArray()) {
+            ArrayNode tags = JSON.createArrayNode();
+            doc.path("tags").forEach(t -> {
+                if (usedTags.contains(t.path("name").asText())) {
+                    tags.add(t);
+                }
+            });
+            doc.set("tags", tags);
+        }
+        if (internal) {
+            ObjectNode info = (ObjectNode) doc.path("info");
+            info.put("title", info.path("title").asText() + " (internal)");
+        }
+        JsonNode schemas = served.path("components").path("schemas");
+        if (schemas.isObject()) {
+            Set<String> reached = new TreeSet<>();
+            Deque<JsonNode> todo = new ArrayDeque<>(List.of(paths));
+            while (!todo.isEmpty()) {
+                for (JsonNode ref : todo.pop().findValues("$ref")) {
+                    String name = ref.asText().substring(ref.asText().lastIndexOf('/') + 1);
+                    if (ref.asText().startsWith("#/components/schemas/") && reached.add(name) && schemas.has(name)) {
+                        todo.push(schemas.get(name));
+                    }
+                }
+            }
+            ObjectNode kept = JSON.createObjectNode();
+            reached.forEach(name -> {
+                if (schemas.has(name)) {
+                    kept.set(name, schemas.get(name));
+                }
+            });
+            ((ObjectNode) doc.path("components")).set("schemas", kept);
+        }
+        return doc;
     }
 
     @Test

@@ -52,6 +52,7 @@ public final class Fuzz {
     private final Findings findings = new Findings();
     private final Map<String, Integer> families = new TreeMap<>();
     private final Map<Integer, Integer> statuses = new TreeMap<>();
+    private final Map<String, Map<Integer, Integer>> byService = new TreeMap<>();
     private final Map<String, Integer> codec = new TreeMap<>();
     private final String hostName;
     private int sent;
@@ -800,6 +801,7 @@ public final class Fuzz {
         sent++;
         families.merge(family.contains(":") ? family.substring(0, family.indexOf(':')) : family, 1, Integer::sum);
         statuses.merge(r.status(), 1, Integer::sum);
+        byService.computeIfAbsent(serviceOf(port), k -> new TreeMap<>()).merge(r.status(), 1, Integer::sum);
         return r;
     }
 
@@ -827,12 +829,25 @@ public final class Fuzz {
         return flat.length() <= max ? flat : flat.substring(0, max) + "…(" + flat.length() + " chars)";
     }
 
+    private String serviceOf(int port) {
+        if (port == options.sessionPort()) {
+            return "session-service";
+        } else if (port == options.answerPort()) {
+            return "answer-service";
+        } else if (port == options.submissionPort()) {
+            return "submission-service";
+        }
+        return port == options.gradingPort() ? "grading-saga" : "port " + port;
+    }
+
     private void report(long seconds) throws IOException {
         System.out.println();
         System.out.printf(Locale.ROOT, "exam fuzz: seed %d — %d requests in %d s (%d hostile asked for, %d flows)%n", options.seed(),
                 sent, seconds, options.requests(), options.flows());
         System.out.println("  by family: " + families);
         System.out.println("  by status: " + statuses);
+        byService.forEach((service, counts) -> System.out.printf(Locale.ROOT, "  %-19s %6d requests, by status: %s%n", service,
+                counts.values().stream().mapToInt(Integer::intValue).sum(), counts));
         int bare = codec.values().stream().mapToInt(Integer::intValue).sum();
         System.out.println("  bare answers of the HTTP codec / URI check, below every route (known, docs/fuzzing.md): " + bare
                 + (bare == 0 ? "" : " " + codec));
@@ -843,6 +858,7 @@ public final class Fuzz {
                     .put("flows", options.flows());
             out.set("families", Mutators.JSON.valueToTree(families));
             out.set("statuses", Mutators.JSON.valueToTree(statuses));
+            out.set("services", Mutators.JSON.valueToTree(byService));
             out.set("codec", Mutators.JSON.valueToTree(codec));
             out.set("findings", findings.json());
             Files.writeString(options.json(), Mutators.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));

@@ -5,10 +5,16 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.response.ValidatableResponse;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** Every error path of the shared mappers answers RFC 9457 problem+json with a code. */
@@ -126,11 +132,11 @@ class ProblemResponsesTest {
         int[][] invalid = {{0xff}, {0xc0, 0xaf}, {0xe0, 0x80, 0xaf}, {0xed, 0xa0, 0x80}, {0xf4, 0x90, 0x80, 0x80}, {0xc3}};
         for (int[] sequence : invalid) {
             java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-            body.writeBytes("{\"version\": 1, \"items\": [{\"id\": \"a".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            body.writeBytes("{\"version\": 1, \"items\": [{\"id\": \"a".getBytes(StandardCharsets.US_ASCII));
             for (int b : sequence) {
                 body.write(b);
             }
-            body.writeBytes("b\"}]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            body.writeBytes("b\"}]}".getBytes(StandardCharsets.US_ASCII));
             problem(given().contentType("application/json").body(body.toByteArray()).post("/api/v1/probe").then(),
                     400, "MALFORMED_JSON");
         }
@@ -161,5 +167,27 @@ class ProblemResponsesTest {
         given().header("X-Pad", "p".repeat(15_000)).get("/api/v1/probe/echo/a").then().statusCode(200);
         problem(given().header("X-Pad", "p".repeat(40_000)).get("/api/v1/probe/echo/a").then(), 431, "HEADERS_TOO_LARGE");
         problem(given().header("X-Pad", "p".repeat(90_000)).get("/api/v1/probe/echo/a").then(), 431, "HEADERS_TOO_LARGE");
+    }
+
+    /** Written on a socket: HTTP clients refuse to send these. Needs -Dvertx.disableURIValidation=true (pom.xml). */
+    @Test
+    void aUriThatDoesNotParseIsMalformedNotABareAnswer() throws Exception {
+        for (String target : new String[] {"/api/v1/probe/echo/%zz", "/api/v1/probe/echo/%", "/api/v1/probe/echo/a\\b",
+                "/api/v1/probe/echo/a|b", "/api/v1/probe/echo/x?q={}", "/api/v1/nothing/^"}) {
+            String answer = raw("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            assertTrue(answer.startsWith("HTTP/1.1 400 "), target + ": " + answer);
+            assertTrue(answer.toLowerCase(Locale.ROOT)
+                    .contains("content-type: application/problem+json"), target + ": " + answer);
+            assertTrue(answer.contains("\"code\":\"MALFORMED_URI\""), target + ": " + answer);
+        }
+        given().urlEncodingEnabled(false).get("/api/v1/probe/echo/a%20b").then().statusCode(200).body(equalTo("a b"));
+    }
+
+    private static String raw(String request) throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
     }
 }
