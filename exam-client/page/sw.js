@@ -9,7 +9,8 @@
 const CACHE = 'exam-page-v3';
 const SHELL = [
   '/', '/index.html', '/app.js', '/style.css',
-  '/sdk/index.js', '/sdk/client.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/proctor.js',
+  '/sdk/index.js', '/sdk/client.js', '/sdk/autosave.js', '/sdk/reconcile.js', '/sdk/submit.js', '/sdk/commands.js',
+  '/sdk/events.js', '/sdk/records.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/proctor.js',
   '/sdk/retry.js', '/sdk/store.js', '/sdk/time.js', '/sdk/timers.js', '/sdk/validate.js', '/sdk/writer-lock.js',
 ];
 
