@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -203,7 +204,7 @@ public class SagaEngine {
         final SagaDefinition definition;
         final SagaContext context;
         final List<StepState> steps;
-        String status;
+        SagaStatus status;
         SagaStore.Completed unrecorded;
         /** System.nanoTime() when the lease was last set (at the claim, or renewed): at least this fresh. */
         long leaseFrom;
@@ -214,7 +215,7 @@ public class SagaEngine {
             this.definition = definition;
             this.context = context;
             this.steps = loaded.steps().stream().map(StepState::new).toList();
-            this.status = loaded.saga().status();
+            this.status = loaded.saga().state();
         }
 
         UUID id() {
@@ -225,18 +226,18 @@ public class SagaEngine {
     private void drive(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded, long claimedAt) {
         Run run = new Run(owner, definition, context, loaded, claimedAt);
         while (running) {
-            if ("RUNNING".equals(run.status)) {
+            if (run.status == SagaStatus.RUNNING) {
                 StepState next = run.steps.stream().filter(step -> !"DONE".equals(step.status)).findFirst().orElse(null);
                 if (next == null) {
-                    store.finish(run.id(), owner, "COMPLETED", null, null, null, run.unrecorded,
+                    store.finish(run.id(), owner, SagaStatus.COMPLETED, null, null, null, run.unrecorded,
                             c -> definition.outcomes().completed(c, context));
-                    outcome("completed");
+                    outcome(SagaStatus.COMPLETED);
                     return;
                 }
                 if (!forward(run, next)) {
                     return;
                 }
-            } else if ("COMPENSATING".equals(run.status)) {
+            } else if (run.status == SagaStatus.COMPENSATING) {
                 StepState undo = null;
                 for (int i = run.steps.size() - 1; i >= 0; i--) {
                     String status = run.steps.get(i).status;
@@ -249,9 +250,9 @@ public class SagaEngine {
                     StepState failed = run.steps.stream().filter(step -> "FAILED".equals(step.status)).findFirst().orElse(null);
                     String failedStep = failed == null ? null : failed.name;
                     String reason = failed == null ? null : failed.lastError;
-                    store.finish(run.id(), owner, "COMPENSATED", failedStep, null, reason, run.unrecorded,
+                    store.finish(run.id(), owner, SagaStatus.COMPENSATED, failedStep, null, reason, run.unrecorded,
                             c -> definition.outcomes().compensated(c, context, failedStep, reason));
-                    outcome("compensated");
+                    outcome(SagaStatus.COMPENSATED);
                     return;
                 }
                 if (!backward(run, undo)) {
@@ -326,7 +327,7 @@ public class SagaEngine {
                 }
                 run.unrecorded = null;
                 if (last) {
-                    outcome("completed");
+                    outcome(SagaStatus.COMPLETED);
                     return false;
                 }
                 return true;
@@ -343,7 +344,7 @@ public class SagaEngine {
                 store.failForward(run.id(), run.owner, step.position, step.name, failure.getMessage());
                 step.status = "FAILED";
                 step.lastError = failure.getMessage();
-                run.status = "COMPENSATING";
+                run.status = SagaStatus.COMPENSATING;
                 return true;
             }
             return retryOrFail(run, step, step.attempts, false, failure.getMessage());
@@ -415,14 +416,15 @@ public class SagaEngine {
     }
 
     private void fail(Run run, StepState step, String reason) {
-        store.finish(run.id(), run.owner, "FAILED", step.name, step.position, reason, null,
+        store.finish(run.id(), run.owner, SagaStatus.FAILED, step.name, step.position, reason, null,
                 c -> run.definition.outcomes().failed(c, run.context, step.name, reason));
-        outcome("failed");
+        outcome(SagaStatus.FAILED);
     }
 
-    private void outcome(String outcome) {
-        Counter.builder("exam.saga").description("Sagas that ended, by outcome").tag("outcome", outcome)
-                .register(registry).increment();
+    /** The metric's tag is the end's name in lower case (exam_saga_total{outcome="completed"}). */
+    private void outcome(SagaStatus end) {
+        Counter.builder("exam.saga").description("Sagas that ended, by outcome")
+                .tag("outcome", end.name().toLowerCase(Locale.ROOT)).register(registry).increment();
     }
 
     private final Map<String, Timer> stepTimers = new java.util.concurrent.ConcurrentHashMap<>();
