@@ -183,7 +183,7 @@ public class SagaEngine {
     private static final class StepState {
         final int position;
         final String name;
-        String status;
+        StepStatus status;
         int attempts;
         int compensationAttempts;
         String lastError;
@@ -191,7 +191,7 @@ public class SagaEngine {
         StepState(StepRow row) {
             position = row.position();
             name = row.step();
-            status = row.status();
+            status = row.state();
             attempts = row.attempts();
             compensationAttempts = row.compensationAttempts();
             lastError = row.lastError();
@@ -227,7 +227,7 @@ public class SagaEngine {
         Run run = new Run(owner, definition, context, loaded, claimedAt);
         while (running) {
             if (run.status == SagaStatus.RUNNING) {
-                StepState next = run.steps.stream().filter(step -> !"DONE".equals(step.status)).findFirst().orElse(null);
+                StepState next = run.steps.stream().filter(step -> step.status != StepStatus.DONE).findFirst().orElse(null);
                 if (next == null) {
                     store.finish(run.id(), owner, SagaStatus.COMPLETED, null, null, null, run.unrecorded,
                             c -> definition.outcomes().completed(c, context));
@@ -240,14 +240,14 @@ public class SagaEngine {
             } else if (run.status == SagaStatus.COMPENSATING) {
                 StepState undo = null;
                 for (int i = run.steps.size() - 1; i >= 0; i--) {
-                    String status = run.steps.get(i).status;
-                    if ("DONE".equals(status) || "COMPENSATING".equals(status)) {
+                    StepStatus status = run.steps.get(i).status;
+                    if (status == StepStatus.DONE || status == StepStatus.COMPENSATING) {
                         undo = run.steps.get(i);
                         break;
                     }
                 }
                 if (undo == null) {
-                    StepState failed = run.steps.stream().filter(step -> "FAILED".equals(step.status)).findFirst().orElse(null);
+                    StepState failed = run.steps.stream().filter(step -> step.status == StepStatus.FAILED).findFirst().orElse(null);
                     String failedStep = failed == null ? null : failed.name;
                     String reason = failed == null ? null : failed.lastError;
                     store.finish(run.id(), owner, SagaStatus.COMPENSATED, failedStep, null, reason, run.unrecorded,
@@ -286,7 +286,7 @@ public class SagaEngine {
             run.unrecorded = null;
         }
         step.attempts++;
-        step.status = "RUNNING";
+        step.status = StepStatus.RUNNING;
         boolean last = step.position == run.steps.size() - 1;
         StepRecord record = null;
         if (definition.recordsItself()) {
@@ -316,10 +316,10 @@ public class SagaEngine {
                     throw new IllegalStateException("step " + step.name + " said SUPERSEDED without recording it");
                 }
                 run.unrecorded = null;
-                step.status = "CANCELLED";
+                step.status = StepStatus.CANCELLED;
                 return false;
             }
-            step.status = "DONE";
+            step.status = StepStatus.DONE;
             if (record != null && record.written() == StepOutcome.DONE) {
                 // the step wrote its completion (and the saga's end, if last) with its own work
                 if (!context.drainStepWrites().isEmpty()) {
@@ -342,7 +342,7 @@ public class SagaEngine {
             beginLate(run, step, deferred);
             if (failure.isPermanent()) {
                 store.failForward(run.id(), run.owner, step.position, step.name, failure.getMessage());
-                step.status = "FAILED";
+                step.status = StepStatus.FAILED;
                 step.lastError = failure.getMessage();
                 run.status = SagaStatus.COMPENSATING;
                 return true;
@@ -362,7 +362,7 @@ public class SagaEngine {
 
     /** A step failed or parks before its start was recorded: record it now (and what finished before it), as usual. */
     private void beginLate(Run run, StepState step, boolean deferred) {
-        if (deferred && "RUNNING".equals(step.status)) {
+        if (deferred && step.status == StepStatus.RUNNING) {
             run.leaseFrom = System.nanoTime();
             store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
             run.unrecorded = null;
@@ -377,13 +377,13 @@ public class SagaEngine {
         store.beginStep(run.id(), run.owner, lease, step.position, step.name, true, run.unrecorded);
         run.unrecorded = null;
         step.compensationAttempts++;
-        step.status = "COMPENSATING";
+        step.status = StepStatus.COMPENSATING;
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga compensate " + step.name).startSpan();
         context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
             definition.action().compensate(context);
-            step.status = "COMPENSATED";
+            step.status = StepStatus.COMPENSATED;
             run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true,
                     context.drainStepWrites());
             return true;

@@ -44,6 +44,10 @@ public class SagaStore {
 
     public record StepRow(int position, String step, String status, int attempts, int compensationAttempts,
             String lastError, OffsetDateTime startedAt, OffsetDateTime finishedAt, OffsetDateTime compensatedAt) {
+        /** {@code status} (the stored text) as the enum. */
+        public StepStatus state() {
+            return StepStatus.valueOf(status);
+        }
     }
 
     public record HistoryRow(OffsetDateTime at, String event, String step, String detail) {
@@ -292,8 +296,10 @@ public class SagaStore {
             }
             recordStep(c, sagaId, prior);
             setStep(c, sagaId, position, compensating
-                    ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
-                    : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
+                    ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATING.sql()
+                        + ", comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
+                    : "UPDATE saga_step SET status = " + StepStatus.RUNNING.sql()
+                        + ", attempts = attempts + 1, started_at = now(), finished_at = NULL "
                             + "WHERE saga_id = ? AND position = ?");
             histories(c, sagaId, events(prior, new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null}));
             return null;
@@ -310,11 +316,13 @@ public class SagaStore {
             write.run(c);
         }
         setStep(c, sagaId, prior.position(), prior.compensation()
-                ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
+                ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATED.sql() + ", compensated_at = now(), last_error = NULL "
                         + "WHERE saga_id = ? AND position = ?"
                 : prior.begun()
-                        ? "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
-                        : "UPDATE saga_step SET status = 'DONE', attempts = attempts + 1, started_at = now(), finished_at = now(), "
+                        ? "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
+                            + ", finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
+                        : "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
+                            + ", attempts = attempts + 1, started_at = now(), finished_at = now(), "
                                 + "last_error = NULL WHERE saga_id = ? AND position = ?");
     }
 
@@ -450,7 +458,8 @@ public class SagaStore {
             update.setArray(3, c.createArrayOf("bool", last.toArray()));
             update.executeUpdate();
         }
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = 'DONE', finished_at = now(), "
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = " + StepStatus.DONE.sql()
+                + ", finished_at = now(), "
                 + "last_error = NULL, attempts = s.attempts + CASE WHEN t.begun THEN 0 ELSE 1 END, "
                 + "started_at = CASE WHEN t.begun THEN s.started_at ELSE now() END "
                 + "FROM unnest(?::uuid[], ?::int[], ?::bool[]) AS t(id, position, begun) "
@@ -491,8 +500,10 @@ public class SagaStore {
             update.executeUpdate();
         }
         setStep(c, record.sagaId, self.position(), self.begun()
-                ? "UPDATE saga_step SET status = 'CANCELLED', finished_at = now() WHERE saga_id = ? AND position = ?"
-                : "UPDATE saga_step SET status = 'CANCELLED', attempts = attempts + 1, started_at = now(), finished_at = now() "
+                ? "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
+                    + ", finished_at = now() WHERE saga_id = ? AND position = ?"
+                : "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
+                    + ", attempts = attempts + 1, started_at = now(), finished_at = now() "
                         + "WHERE saga_id = ? AND position = ?");
         List<String[]> events = new ArrayList<>();
         priorEvents(self.before(), events);
@@ -518,7 +529,8 @@ public class SagaStore {
             for (TxHook write : writes) {
                 write.run(c);
             }
-            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'WAITING' WHERE saga_id = ? AND position = ?");
+            setStep(c, sagaId, position, "UPDATE saga_step SET status = " + StepStatus.WAITING.sql()
+                    + " WHERE saga_id = ? AND position = ?");
             setData(c, sagaId, data);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.WAITING.sql()
                     + ", lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
@@ -537,7 +549,7 @@ public class SagaStore {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
-                    + (compensating ? "" : ", status = 'PENDING'") + " WHERE saga_id = ? AND position = ?")) {
+                    + (compensating ? "" : ", status = " + StepStatus.PENDING.sql()) + " WHERE saga_id = ? AND position = ?")) {
                 update.setString(1, truncate(error));
                 update.setObject(2, sagaId);
                 update.setInt(3, position);
@@ -558,7 +570,8 @@ public class SagaStore {
     public void failForward(UUID sagaId, String owner, int position, String step, String error) {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = 'FAILED', last_error = ?, "
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = " + StepStatus.FAILED.sql()
+                    + ", last_error = ?, "
                     + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
                 update.setString(1, truncate(error));
                 update.setObject(2, sagaId);
@@ -603,7 +616,8 @@ public class SagaStore {
             recordStep(c, sagaId, prior);
             if (position != null) {
                 try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
-                        + "status = CASE WHEN status = 'COMPENSATING' THEN status ELSE 'FAILED' END "
+                        + "status = CASE WHEN status = " + StepStatus.COMPENSATING.sql() + " THEN status ELSE " + StepStatus.FAILED.sql()
+                        + " END "
                         + "WHERE saga_id = ? AND position = ?")) {
                     update.setString(1, truncate(detail));
                     update.setObject(2, sagaId);
@@ -644,7 +658,8 @@ public class SagaStore {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'PENDING' WHERE saga_id = ? AND status = 'WAITING'");
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + " WHERE saga_id = ? AND status = "
+                + StepStatus.WAITING.sql());
         history(c, sagaId, "WOKEN", null, reason);
         return true;
     }
@@ -661,8 +676,9 @@ public class SagaStore {
         }
         boolean backward = "BACKWARD".equals(saga.get().phase());
         setStep(c, sagaId, null, backward
-                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = 'COMPENSATING'"
-                : "UPDATE saga_step SET status = 'PENDING', attempts = 0 WHERE saga_id = ? AND status = 'FAILED'");
+                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = " + StepStatus.COMPENSATING.sql()
+                : "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + ", attempts = 0 WHERE saga_id = ? AND status = "
+                    + StepStatus.FAILED.sql());
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, next_attempt_at = now(), "
                 + "lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
             update.setString(1, (backward ? SagaStatus.COMPENSATING : SagaStatus.RUNNING).name());
@@ -688,8 +704,8 @@ public class SagaStore {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'CANCELLED' WHERE saga_id = ? "
-                + "AND status IN ('WAITING', 'FAILED', 'RUNNING')");
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql() + " WHERE saga_id = ? "
+                + "AND status IN (" + StepStatus.WAITING.sql() + ", " + StepStatus.FAILED.sql() + ", " + StepStatus.RUNNING.sql() + ")");
         history(c, sagaId, "SUPERSEDED", null, truncate(detail));
         return true;
     }
