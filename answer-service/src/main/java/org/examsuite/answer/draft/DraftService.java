@@ -22,7 +22,6 @@ import org.examsuite.answer.draft.AutosaveRequest.ChangeNode;
 import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.ExamQuestions;
 import org.examsuite.answer.exam.Question;
-import org.examsuite.answer.persistence.DraftRestorer;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 
@@ -33,24 +32,30 @@ import org.examsuite.common.problem.ApiException;
  */
 @ApplicationScoped
 public class DraftService {
+    private final DraftStore store;
+    private final Restorer restorer;
+    private final ExamQuestions examQuestions;
+    private final PublishedState published;
+    private final Clock clock;
+    private final ObjectMapper mapper;
+    private final MeterRegistry registry;
+    private final Tracer tracer;
+    private final int maxValueBytes;
+
     @Inject
-    DraftStore store;
-    @Inject
-    DraftRestorer restorer;
-    @Inject
-    ExamQuestions examQuestions;
-    @Inject
-    PublishedState published;
-    @Inject
-    Clock clock;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    MeterRegistry registry;
-    @Inject
-    Tracer tracer;
-    @ConfigProperty(name = "exam.answer.limits.max-value-bytes")
-    int maxValueBytes;
+    DraftService(DraftStore store, Restorer restorer, ExamQuestions examQuestions, PublishedState published, Clock clock,
+            ObjectMapper mapper, MeterRegistry registry, Tracer tracer,
+            @ConfigProperty(name = "exam.answer.limits.max-value-bytes") int maxValueBytes) {
+        this.store = store;
+        this.restorer = restorer;
+        this.examQuestions = examQuestions;
+        this.published = published;
+        this.clock = clock;
+        this.mapper = mapper;
+        this.registry = registry;
+        this.tracer = tracer;
+        this.maxValueBytes = maxValueBytes;
+    }
 
     private Counter appliedChanges;
     private Counter staleChanges;

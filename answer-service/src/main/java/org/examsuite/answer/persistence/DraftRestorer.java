@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.examsuite.answer.draft.DraftStore;
+import org.examsuite.answer.draft.Restorer;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 import org.jboss.logging.Logger;
@@ -16,19 +17,24 @@ import org.jboss.logging.Logger;
  * PostgreSQL is authoritative.
  */
 @ApplicationScoped
-public class DraftRestorer {
+public class DraftRestorer implements Restorer {
     private static final Logger LOG = Logger.getLogger(DraftRestorer.class);
 
-    @Inject
-    DraftStore store;
-    @Inject
-    DraftRepository repository;
-    @Inject
-    PublishedState published;
+    private final DraftStore store;
+    private final DraftRepository repository;
+    private final PublishedState published;
 
     /** One restore per session at a time in this process; concurrent requests share it. */
     private final Map<String, Uni<Void>> running = new ConcurrentHashMap<>();
 
+    @Inject
+    DraftRestorer(DraftStore store, DraftRepository repository, PublishedState published) {
+        this.store = store;
+        this.repository = repository;
+        this.published = published;
+    }
+
+    @Override
     public Uni<Void> restore(String sessionId) {
         return running.computeIfAbsent(sessionId, id -> examOf(id)
                 .chain(examId -> repository.open(id, examId).onFailure(f -> !(f instanceof ApiException))

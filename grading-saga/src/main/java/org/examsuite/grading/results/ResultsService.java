@@ -26,32 +26,40 @@ import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.clients.ExamDirectory;
 import org.examsuite.grading.clients.RemoteFailure;
 import org.examsuite.grading.db.Db;
-import org.examsuite.grading.flow.GradingSaga;
 import org.examsuite.grading.results.ResultStore.ResultRow;
 import org.examsuite.grading.saga.SagaDefinition;
 import org.examsuite.grading.saga.SagaEngine;
+import org.examsuite.grading.saga.SagaStatus;
 import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 
 /** The rules of results: who sees what and when, essay marks, release, and regrade. */
 @ApplicationScoped
 public class ResultsService {
+    private final ResultStore results;
+    private final SagaStore sagas;
+    private final SagaEngine engine;
+    /** The saga that grades each run of a paper: the service's one definition, injected so results/ need not know flow/. */
+    private final SagaDefinition grading;
+    private final ExamDirectory exams;
+    private final AuditLog audit;
+    private final Db db;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
     @Inject
-    ResultStore results;
-    @Inject
-    SagaStore sagas;
-    @Inject
-    SagaEngine engine;
-    @Inject
-    ExamDirectory exams;
-    @Inject
-    AuditLog audit;
-    @Inject
-    Db db;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    Clock clock;
+    ResultsService(ResultStore results, SagaStore sagas, SagaEngine engine, SagaDefinition grading, ExamDirectory exams,
+            AuditLog audit, Db db, ObjectMapper mapper, Clock clock) {
+        this.results = results;
+        this.sagas = sagas;
+        this.engine = engine;
+        this.grading = grading;
+        this.exams = exams;
+        this.audit = audit;
+        this.db = db;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
 
     @RegisterForReflection
     public record ReleaseView(String examId, String releasedAt, String releasedBy) {
@@ -118,7 +126,7 @@ public class ResultsService {
             SagaRow saga = sagas.find(c, latest.sagaId(), true).orElseThrow();
             ObjectNode data = (ObjectNode) read(saga.data());
             Map<String, BigDecimal> current = essayMarks(data);
-            if (!"WAITING".equals(saga.status())) {
+            if (saga.state() != SagaStatus.WAITING) {
                 if (current.entrySet().containsAll(normalised(marks).entrySet())) {
                     return new MarksView(paperId, saga.sagaId(), saga.run(), current);
                 }
@@ -176,8 +184,6 @@ public class ResultsService {
      */
     public RegradeView regrade(String examId, String actor) {
         long keyRevision = currentKeyRevision(examId);
-        SagaDefinition definition = engine.definition(GradingSaga.NAME);
-        List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
         int started = db.inTransaction(c -> {
             int count = 0;
             for (ResultRow latest : results.latestOfExam(c, examId)) {
@@ -234,11 +240,10 @@ public class ResultsService {
         if (data.has("essayMarks")) {
             fresh.set("essayMarks", data.get("essayMarks"));
         }
-        SagaDefinition definition = engine.definition(GradingSaga.NAME);
-        List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
+        List<String> steps = grading.steps().stream().map(SagaDefinition.Step::name).toList();
         int run = latest.run() + 1;
         UUID sagaId = UUID.randomUUID();
-        Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, latest.paperId(), run,
+        Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, grading.name(), latest.paperId(), run,
                 latest.examId(), latest.sessionId(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
         if (created.isEmpty()) {
             return created;

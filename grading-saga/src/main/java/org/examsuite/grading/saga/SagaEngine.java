@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -182,7 +183,7 @@ public class SagaEngine {
     private static final class StepState {
         final int position;
         final String name;
-        String status;
+        StepStatus status;
         int attempts;
         int compensationAttempts;
         String lastError;
@@ -190,7 +191,7 @@ public class SagaEngine {
         StepState(StepRow row) {
             position = row.position();
             name = row.step();
-            status = row.status();
+            status = row.state();
             attempts = row.attempts();
             compensationAttempts = row.compensationAttempts();
             lastError = row.lastError();
@@ -203,7 +204,7 @@ public class SagaEngine {
         final SagaDefinition definition;
         final SagaContext context;
         final List<StepState> steps;
-        String status;
+        SagaStatus status;
         SagaStore.Completed unrecorded;
         /** System.nanoTime() when the lease was last set (at the claim, or renewed): at least this fresh. */
         long leaseFrom;
@@ -214,7 +215,7 @@ public class SagaEngine {
             this.definition = definition;
             this.context = context;
             this.steps = loaded.steps().stream().map(StepState::new).toList();
-            this.status = loaded.saga().status();
+            this.status = loaded.saga().state();
         }
 
         UUID id() {
@@ -225,33 +226,33 @@ public class SagaEngine {
     private void drive(String owner, SagaDefinition definition, SagaContext context, SagaStore.Loaded loaded, long claimedAt) {
         Run run = new Run(owner, definition, context, loaded, claimedAt);
         while (running) {
-            if ("RUNNING".equals(run.status)) {
-                StepState next = run.steps.stream().filter(step -> !"DONE".equals(step.status)).findFirst().orElse(null);
+            if (run.status == SagaStatus.RUNNING) {
+                StepState next = run.steps.stream().filter(step -> step.status != StepStatus.DONE).findFirst().orElse(null);
                 if (next == null) {
-                    store.finish(run.id(), owner, "COMPLETED", null, null, null, run.unrecorded,
+                    store.finish(run.id(), owner, SagaStatus.COMPLETED, null, null, null, run.unrecorded,
                             c -> definition.outcomes().completed(c, context));
-                    outcome("completed");
+                    outcome(SagaStatus.COMPLETED);
                     return;
                 }
                 if (!forward(run, next)) {
                     return;
                 }
-            } else if ("COMPENSATING".equals(run.status)) {
+            } else if (run.status == SagaStatus.COMPENSATING) {
                 StepState undo = null;
                 for (int i = run.steps.size() - 1; i >= 0; i--) {
-                    String status = run.steps.get(i).status;
-                    if ("DONE".equals(status) || "COMPENSATING".equals(status)) {
+                    StepStatus status = run.steps.get(i).status;
+                    if (status == StepStatus.DONE || status == StepStatus.COMPENSATING) {
                         undo = run.steps.get(i);
                         break;
                     }
                 }
                 if (undo == null) {
-                    StepState failed = run.steps.stream().filter(step -> "FAILED".equals(step.status)).findFirst().orElse(null);
+                    StepState failed = run.steps.stream().filter(step -> step.status == StepStatus.FAILED).findFirst().orElse(null);
                     String failedStep = failed == null ? null : failed.name;
                     String reason = failed == null ? null : failed.lastError;
-                    store.finish(run.id(), owner, "COMPENSATED", failedStep, null, reason, run.unrecorded,
+                    store.finish(run.id(), owner, SagaStatus.COMPENSATED, failedStep, null, reason, run.unrecorded,
                             c -> definition.outcomes().compensated(c, context, failedStep, reason));
-                    outcome("compensated");
+                    outcome(SagaStatus.COMPENSATED);
                     return;
                 }
                 if (!backward(run, undo)) {
@@ -285,7 +286,7 @@ public class SagaEngine {
             run.unrecorded = null;
         }
         step.attempts++;
-        step.status = "RUNNING";
+        step.status = StepStatus.RUNNING;
         boolean last = step.position == run.steps.size() - 1;
         StepRecord record = null;
         if (definition.recordsItself()) {
@@ -315,10 +316,10 @@ public class SagaEngine {
                     throw new IllegalStateException("step " + step.name + " said SUPERSEDED without recording it");
                 }
                 run.unrecorded = null;
-                step.status = "CANCELLED";
+                step.status = StepStatus.CANCELLED;
                 return false;
             }
-            step.status = "DONE";
+            step.status = StepStatus.DONE;
             if (record != null && record.written() == StepOutcome.DONE) {
                 // the step wrote its completion (and the saga's end, if last) with its own work
                 if (!context.drainStepWrites().isEmpty()) {
@@ -326,7 +327,7 @@ public class SagaEngine {
                 }
                 run.unrecorded = null;
                 if (last) {
-                    outcome("completed");
+                    outcome(SagaStatus.COMPLETED);
                     return false;
                 }
                 return true;
@@ -341,9 +342,9 @@ public class SagaEngine {
             beginLate(run, step, deferred);
             if (failure.isPermanent()) {
                 store.failForward(run.id(), run.owner, step.position, step.name, failure.getMessage());
-                step.status = "FAILED";
+                step.status = StepStatus.FAILED;
                 step.lastError = failure.getMessage();
-                run.status = "COMPENSATING";
+                run.status = SagaStatus.COMPENSATING;
                 return true;
             }
             return retryOrFail(run, step, step.attempts, false, failure.getMessage());
@@ -361,7 +362,7 @@ public class SagaEngine {
 
     /** A step failed or parks before its start was recorded: record it now (and what finished before it), as usual. */
     private void beginLate(Run run, StepState step, boolean deferred) {
-        if (deferred && "RUNNING".equals(step.status)) {
+        if (deferred && step.status == StepStatus.RUNNING) {
             run.leaseFrom = System.nanoTime();
             store.beginStep(run.id(), run.owner, lease, step.position, step.name, false, run.unrecorded);
             run.unrecorded = null;
@@ -376,13 +377,13 @@ public class SagaEngine {
         store.beginStep(run.id(), run.owner, lease, step.position, step.name, true, run.unrecorded);
         run.unrecorded = null;
         step.compensationAttempts++;
-        step.status = "COMPENSATING";
+        step.status = StepStatus.COMPENSATING;
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga compensate " + step.name).startSpan();
         context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
             definition.action().compensate(context);
-            step.status = "COMPENSATED";
+            step.status = StepStatus.COMPENSATED;
             run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true,
                     context.drainStepWrites());
             return true;
@@ -415,14 +416,15 @@ public class SagaEngine {
     }
 
     private void fail(Run run, StepState step, String reason) {
-        store.finish(run.id(), run.owner, "FAILED", step.name, step.position, reason, null,
+        store.finish(run.id(), run.owner, SagaStatus.FAILED, step.name, step.position, reason, null,
                 c -> run.definition.outcomes().failed(c, run.context, step.name, reason));
-        outcome("failed");
+        outcome(SagaStatus.FAILED);
     }
 
-    private void outcome(String outcome) {
-        Counter.builder("exam.saga").description("Sagas that ended, by outcome").tag("outcome", outcome)
-                .register(registry).increment();
+    /** The metric's tag is the end's name in lower case (exam_saga_total{outcome="completed"}). */
+    private void outcome(SagaStatus end) {
+        Counter.builder("exam.saga").description("Sagas that ended, by outcome")
+                .tag("outcome", end.name().toLowerCase(Locale.ROOT)).register(registry).increment();
     }
 
     private final Map<String, Timer> stepTimers = new java.util.concurrent.ConcurrentHashMap<>();

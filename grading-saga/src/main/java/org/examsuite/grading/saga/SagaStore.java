@@ -36,10 +36,18 @@ public class SagaStore {
     public record SagaRow(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
             String status, String phase, String data, String traceparent, String tracestate, OffsetDateTime createdAt,
             OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt, String leaseOwner) {
+        /** {@code status} (the stored text) as the enum. */
+        public SagaStatus state() {
+            return SagaStatus.valueOf(status);
+        }
     }
 
     public record StepRow(int position, String step, String status, int attempts, int compensationAttempts,
             String lastError, OffsetDateTime startedAt, OffsetDateTime finishedAt, OffsetDateTime compensatedAt) {
+        /** {@code status} (the stored text) as the enum. */
+        public StepStatus state() {
+            return StepStatus.valueOf(status);
+        }
     }
 
     public record HistoryRow(OffsetDateTime at, String event, String step, String detail) {
@@ -55,7 +63,8 @@ public class SagaStore {
     /** Inserts the saga and its step log; empty when the paper already has a saga for that run. */
     public Optional<UUID> create(Connection c, NewSaga saga) throws SQLException {
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
-                + "session_id, status, data, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?::jsonb, ?, ?) "
+                + "session_id, status, data, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, " + SagaStatus.RUNNING.sql()
+                + ", ?::jsonb, ?, ?) "
                 + "ON CONFLICT (paper_id, run) DO NOTHING")) {
             insert.setObject(1, saga.sagaId());
             insert.setString(2, saga.definition());
@@ -95,7 +104,8 @@ public class SagaStore {
         List<UUID> created = new ArrayList<>();
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
                 + "session_id, status, data, traceparent, tracestate) SELECT t.saga_id, t.definition, t.paper_id, t.run, "
-                + "t.exam_id, t.session_id, 'RUNNING', t.data::jsonb, t.traceparent, t.tracestate FROM unnest(?::uuid[], "
+                + "t.exam_id, t.session_id, " + SagaStatus.RUNNING.sql() + ", t.data::jsonb, t.traceparent, t.tracestate "
+                + "FROM unnest(?::uuid[], "
                 + "?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY "
                 + "AS t(saga_id, definition, paper_id, run, exam_id, session_id, data, traceparent, tracestate, n) "
                 + "ORDER BY t.n ON CONFLICT (paper_id, run) DO NOTHING RETURNING saga_id")) {
@@ -158,7 +168,8 @@ public class SagaStore {
             List<SagaRow> sagas;
             try (PreparedStatement claim = c.prepareStatement("UPDATE saga SET lease_owner = ?, "
                     + "lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE saga_id IN ("
-                    + "SELECT saga_id FROM saga WHERE status IN ('RUNNING', 'COMPENSATING') AND next_attempt_at <= now() "
+                    + "SELECT saga_id FROM saga WHERE status IN (" + SagaStatus.RUNNING.sql() + ", "
+                    + SagaStatus.COMPENSATING.sql() + ") AND next_attempt_at <= now() "
                     + "AND (lease_until IS NULL OR lease_until < now()) ORDER BY next_attempt_at LIMIT ? "
                     + "FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS)) {
                 claim.setString(1, owner);
@@ -285,8 +296,10 @@ public class SagaStore {
             }
             recordStep(c, sagaId, prior);
             setStep(c, sagaId, position, compensating
-                    ? "UPDATE saga_step SET status = 'COMPENSATING', comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
-                    : "UPDATE saga_step SET status = 'RUNNING', attempts = attempts + 1, started_at = now(), finished_at = NULL "
+                    ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATING.sql()
+                        + ", comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
+                    : "UPDATE saga_step SET status = " + StepStatus.RUNNING.sql()
+                        + ", attempts = attempts + 1, started_at = now(), finished_at = NULL "
                             + "WHERE saga_id = ? AND position = ?");
             histories(c, sagaId, events(prior, new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null}));
             return null;
@@ -303,11 +316,13 @@ public class SagaStore {
             write.run(c);
         }
         setStep(c, sagaId, prior.position(), prior.compensation()
-                ? "UPDATE saga_step SET status = 'COMPENSATED', compensated_at = now(), last_error = NULL "
+                ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATED.sql() + ", compensated_at = now(), last_error = NULL "
                         + "WHERE saga_id = ? AND position = ?"
                 : prior.begun()
-                        ? "UPDATE saga_step SET status = 'DONE', finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
-                        : "UPDATE saga_step SET status = 'DONE', attempts = attempts + 1, started_at = now(), finished_at = now(), "
+                        ? "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
+                            + ", finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
+                        : "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
+                            + ", attempts = attempts + 1, started_at = now(), finished_at = now(), "
                                 + "last_error = NULL WHERE saga_id = ? AND position = ?");
     }
 
@@ -433,7 +448,8 @@ public class SagaStore {
                 historySteps.add(event[1]);
             }
         }
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga s SET status = CASE WHEN t.last THEN 'COMPLETED' "
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga s SET status = CASE WHEN t.last THEN "
+                + SagaStatus.COMPLETED.sql() + " "
                 + "ELSE s.status END, lease_owner = CASE WHEN t.last THEN NULL ELSE s.lease_owner END, lease_until = CASE "
                 + "WHEN t.last THEN NULL ELSE s.lease_until END, data = t.data::jsonb, updated_at = now() "
                 + "FROM unnest(?::uuid[], ?::text[], ?::bool[]) AS t(id, data, last) WHERE s.saga_id = t.id")) {
@@ -442,7 +458,8 @@ public class SagaStore {
             update.setArray(3, c.createArrayOf("bool", last.toArray()));
             update.executeUpdate();
         }
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = 'DONE', finished_at = now(), "
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = " + StepStatus.DONE.sql()
+                + ", finished_at = now(), "
                 + "last_error = NULL, attempts = s.attempts + CASE WHEN t.begun THEN 0 ELSE 1 END, "
                 + "started_at = CASE WHEN t.begun THEN s.started_at ELSE now() END "
                 + "FROM unnest(?::uuid[], ?::int[], ?::bool[]) AS t(id, position, begun) "
@@ -476,15 +493,17 @@ public class SagaStore {
     public void superseded(Connection c, StepRecord record, String detail) throws SQLException {
         Completed self = record.completed;
         recordStep(c, record.sagaId, self.before());
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'SUPERSEDED', lease_owner = NULL, "
-                + "lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.SUPERSEDED.sql()
+                + ", lease_owner = NULL, lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
             update.setString(1, record.data.get());
             update.setObject(2, record.sagaId);
             update.executeUpdate();
         }
         setStep(c, record.sagaId, self.position(), self.begun()
-                ? "UPDATE saga_step SET status = 'CANCELLED', finished_at = now() WHERE saga_id = ? AND position = ?"
-                : "UPDATE saga_step SET status = 'CANCELLED', attempts = attempts + 1, started_at = now(), finished_at = now() "
+                ? "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
+                    + ", finished_at = now() WHERE saga_id = ? AND position = ?"
+                : "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
+                    + ", attempts = attempts + 1, started_at = now(), finished_at = now() "
                         + "WHERE saga_id = ? AND position = ?");
         List<String[]> events = new ArrayList<>();
         priorEvents(self.before(), events);
@@ -510,10 +529,11 @@ public class SagaStore {
             for (TxHook write : writes) {
                 write.run(c);
             }
-            setStep(c, sagaId, position, "UPDATE saga_step SET status = 'WAITING' WHERE saga_id = ? AND position = ?");
+            setStep(c, sagaId, position, "UPDATE saga_step SET status = " + StepStatus.WAITING.sql()
+                    + " WHERE saga_id = ? AND position = ?");
             setData(c, sagaId, data);
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'WAITING', lease_owner = NULL, "
-                    + "lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.WAITING.sql()
+                    + ", lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
             }
@@ -529,7 +549,7 @@ public class SagaStore {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
-                    + (compensating ? "" : ", status = 'PENDING'") + " WHERE saga_id = ? AND position = ?")) {
+                    + (compensating ? "" : ", status = " + StepStatus.PENDING.sql()) + " WHERE saga_id = ? AND position = ?")) {
                 update.setString(1, truncate(error));
                 update.setObject(2, sagaId);
                 update.setInt(3, position);
@@ -550,14 +570,16 @@ public class SagaStore {
     public void failForward(UUID sagaId, String owner, int position, String step, String error) {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = 'FAILED', last_error = ?, "
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = " + StepStatus.FAILED.sql()
+                    + ", last_error = ?, "
                     + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
                 update.setString(1, truncate(error));
                 update.setObject(2, sagaId);
                 update.setInt(3, position);
                 update.executeUpdate();
             }
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'COMPENSATING', phase = 'BACKWARD', "
+            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.COMPENSATING.sql()
+                    + ", phase = 'BACKWARD', "
                     + "updated_at = now() WHERE saga_id = ?")) {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
@@ -567,17 +589,23 @@ public class SagaStore {
         });
     }
 
+    /** {@link #finish(UUID, String, SagaStatus, String, Integer, String, Completed, TxHook)} by the stored name (tests). */
+    public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
+            Completed prior, TxHook hook) {
+        finish(sagaId, owner, SagaStatus.valueOf(status), step, position, detail, prior, hook);
+    }
+
     /**
      * Ends the saga (COMPLETED, COMPENSATED or FAILED) and runs {@code hook} in the same
      * transaction. For FAILED, {@code position} names the step that ran out of retries.
      */
-    public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
+    public void finish(UUID sagaId, String owner, SagaStatus status, String step, Integer position, String detail,
             Completed prior, TxHook hook) {
         db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, lease_until = NULL, "
                     + "updated_at = now(), data = COALESCE(?::jsonb, data) "
                     + "WHERE saga_id = ? AND lease_owner = ? AND lease_until > now()")) {
-                update.setString(1, status);
+                update.setString(1, status.name());
                 update.setString(2, prior == null ? null : prior.data());
                 update.setObject(3, sagaId);
                 update.setString(4, owner);
@@ -588,7 +616,8 @@ public class SagaStore {
             recordStep(c, sagaId, prior);
             if (position != null) {
                 try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
-                        + "status = CASE WHEN status = 'COMPENSATING' THEN status ELSE 'FAILED' END "
+                        + "status = CASE WHEN status = " + StepStatus.COMPENSATING.sql() + " THEN status ELSE " + StepStatus.FAILED.sql()
+                        + " END "
                         + "WHERE saga_id = ? AND position = ?")) {
                     update.setString(1, truncate(detail));
                     update.setObject(2, sagaId);
@@ -596,7 +625,7 @@ public class SagaStore {
                     update.executeUpdate();
                 }
             }
-            histories(c, sagaId, events(prior, new String[] {status, step, truncate(detail)}));
+            histories(c, sagaId, events(prior, new String[] {status.name(), step, truncate(detail)}));
             hook.run(c);
             return null;
         });
@@ -621,14 +650,16 @@ public class SagaStore {
 
     /** A WAITING saga becomes runnable again; its waiting step will run once more. */
     public boolean wake(Connection c, UUID sagaId, String reason) throws SQLException {
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'RUNNING', next_attempt_at = now(), "
-                + "updated_at = now() WHERE saga_id = ? AND status = 'WAITING'")) {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.RUNNING.sql()
+                + ", next_attempt_at = now(), "
+                + "updated_at = now() WHERE saga_id = ? AND status = " + SagaStatus.WAITING.sql())) {
             update.setObject(1, sagaId);
             if (update.executeUpdate() == 0) {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'PENDING' WHERE saga_id = ? AND status = 'WAITING'");
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + " WHERE saga_id = ? AND status = "
+                + StepStatus.WAITING.sql());
         history(c, sagaId, "WOKEN", null, reason);
         return true;
     }
@@ -640,16 +671,17 @@ public class SagaStore {
      */
     public boolean retryFailed(Connection c, UUID sagaId, String actor) throws SQLException {
         Optional<SagaRow> saga = find(c, sagaId, true);
-        if (saga.isEmpty() || !"FAILED".equals(saga.get().status())) {
+        if (saga.isEmpty() || saga.get().state() != SagaStatus.FAILED) {
             return false;
         }
         boolean backward = "BACKWARD".equals(saga.get().phase());
         setStep(c, sagaId, null, backward
-                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = 'COMPENSATING'"
-                : "UPDATE saga_step SET status = 'PENDING', attempts = 0 WHERE saga_id = ? AND status = 'FAILED'");
+                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = " + StepStatus.COMPENSATING.sql()
+                : "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + ", attempts = 0 WHERE saga_id = ? AND status = "
+                    + StepStatus.FAILED.sql());
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, next_attempt_at = now(), "
                 + "lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
-            update.setString(1, backward ? "COMPENSATING" : "RUNNING");
+            update.setString(1, (backward ? SagaStatus.COMPENSATING : SagaStatus.RUNNING).name());
             update.setObject(2, sagaId);
             update.executeUpdate();
         }
@@ -664,15 +696,16 @@ public class SagaStore {
      * alone. Returns whether it was superseded.
      */
     public boolean supersede(Connection c, UUID sagaId, String detail) throws SQLException {
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'SUPERSEDED', lease_owner = NULL, "
-                + "lease_until = NULL, updated_at = now() WHERE saga_id = ? AND status IN ('WAITING', 'FAILED')")) {
+        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.SUPERSEDED.sql()
+                + ", lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ? AND status IN ("
+                + SagaStatus.WAITING.sql() + ", " + SagaStatus.FAILED.sql() + ")")) {
             update.setObject(1, sagaId);
             if (update.executeUpdate() == 0) {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = 'CANCELLED' WHERE saga_id = ? "
-                + "AND status IN ('WAITING', 'FAILED', 'RUNNING')");
+        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql() + " WHERE saga_id = ? "
+                + "AND status IN (" + StepStatus.WAITING.sql() + ", " + StepStatus.FAILED.sql() + ", " + StepStatus.RUNNING.sql() + ")");
         history(c, sagaId, "SUPERSEDED", null, truncate(detail));
         return true;
     }

@@ -12,17 +12,20 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
-import org.examsuite.session.publish.PublishedState;
 
 /** The full exam with keys for grading-saga, and republishing its questions on request. */
 @Tag(name = "internal")
 @Path("/internal/v1/exams/{examId}")
 @RolesAllowed(Roles.SERVICE)
 public class ExamInternalResource {
+    private final ExamService exams;
+    private final ExamPublisher published;
+
     @Inject
-    ExamService exams;
-    @Inject
-    PublishedState published;
+    ExamInternalResource(ExamService exams, ExamPublisher published) {
+        this.exams = exams;
+        this.published = published;
+    }
 
     @GET
     @Operation(summary = "An exam with its keys and keyRevision, for grading")

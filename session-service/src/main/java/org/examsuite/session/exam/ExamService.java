@@ -19,23 +19,26 @@ import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.session.audit.AuditLog;
-import org.examsuite.session.publish.PublishedState;
 
 /** Creating exams, reading them, correcting keys. */
 @ApplicationScoped
 public class ExamService {
+    private final Pool pool;
+    private final ExamStore store;
+    private final AuditLog audit;
+    private final ExamPublisher published;
+    private final Clock clock;
+    private final ObjectMapper json;
+
     @Inject
-    Pool pool;
-    @Inject
-    ExamStore store;
-    @Inject
-    AuditLog audit;
-    @Inject
-    PublishedState published;
-    @Inject
-    Clock clock;
-    @Inject
-    ObjectMapper json;
+    ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json) {
+        this.pool = pool;
+        this.store = store;
+        this.audit = audit;
+        this.published = published;
+        this.clock = clock;
+        this.json = json;
+    }
 
     public record Created(String examId, boolean replayed) {
     }

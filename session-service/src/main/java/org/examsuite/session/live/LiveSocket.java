@@ -24,10 +24,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
 import org.examsuite.session.json.JsonText;
-import org.examsuite.session.proctoring.OnlineTracker;
 
 /**
  * {@code /api/v1/sessions/{sessionId}/live} (docs/api.md §3.7). Browsers cannot set

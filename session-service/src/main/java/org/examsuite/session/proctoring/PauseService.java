@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.session.audit.AuditLog;
+import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamStore;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamPause;
-import org.examsuite.session.publish.PublishedState;
+import org.examsuite.session.session.ExamPauses;
+import org.examsuite.session.session.SessionPublisher;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionStore;
 import org.examsuite.session.session.SessionView;
@@ -29,7 +31,7 @@ import org.examsuite.session.session.SessionView;
  * one after the other took seconds to reach the last socket: bench/live).
  */
 @ApplicationScoped
-public class PauseService {
+public class PauseService implements ExamPauses {
     /** How many sessions' states and commands an exam-wide pause publishes at once. */
     private static final int PUBLISH_CONCURRENCY = 16;
 
@@ -37,12 +39,12 @@ public class PauseService {
     private final SessionStore sessions;
     private final ExamStore examStore;
     private final ExamService exams;
-    private final PublishedState published;
+    private final SessionPublisher published;
     private final CommandStore commands;
     private final AuditLog audit;
     private final Clock clock;
 
-    PauseService(Pool pool, SessionStore sessions, ExamStore examStore, ExamService exams, PublishedState published,
+    PauseService(Pool pool, SessionStore sessions, ExamStore examStore, ExamService exams, SessionPublisher published,
             CommandStore commands, AuditLog audit, Clock clock) {
         this.pool = pool;
         this.sessions = sessions;
@@ -112,6 +114,7 @@ public class PauseService {
      * after the session's row is committed, so that an exam pause committed meanwhile is seen
      * here, or (committed later) sees the row itself.
      */
+    @Override
     public Uni<SessionRow> followExam(SessionRow row) {
         if (row.submitted() || row.paused()) {
             return Uni.createFrom().item(row);

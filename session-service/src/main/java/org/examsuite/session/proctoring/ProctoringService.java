@@ -1,6 +1,5 @@
 package org.examsuite.session.proctoring;
 
-import org.examsuite.session.limits.RequestRates;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,13 +13,17 @@ import org.examsuite.common.problem.ApiException;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.autosubmit.SubmissionGateway;
 import org.examsuite.session.autosubmit.SubmissionGateway.SubmissionRejected;
+import org.examsuite.session.device.CommandStore;
+import org.examsuite.session.device.EventStore;
+import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamStore;
+import org.examsuite.session.limits.RequestRates;
 import org.examsuite.session.proctoring.ProctoringRequests.ClientEvent;
 import org.examsuite.session.proctoring.ProctoringRequests.CommandQueued;
 import org.examsuite.session.proctoring.ProctoringRequests.EventsAccepted;
 import org.examsuite.session.proctoring.ProctoringRequests.Monitor;
-import org.examsuite.session.publish.PublishedState;
+import org.examsuite.session.session.SessionPublisher;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
 import org.examsuite.session.session.SessionStore;
@@ -33,38 +36,45 @@ public class ProctoringService {
     /** Flagged sessions the monitor lists at most. */
     private static final int FLAGGED = 500;
 
+    private final RequestRates rates;
+    private final Pool pool;
+    private final SessionService sessions;
+    private final SessionStore sessionStore;
+    private final ExamService exams;
+    private final ExamStore examStore;
+    private final FlagStore flags;
+    private final Flagger flagger;
+    private final EventStore events;
+    private final CommandStore commands;
+    private final OnlineTracker online;
+    private final ExtensionStore extensions;
+    private final SubmissionGateway submission;
+    private final SessionPublisher published;
+    private final AuditLog audit;
+    private final Clock clock;
+
     @Inject
-    RequestRates rates;
-    @Inject
-    Pool pool;
-    @Inject
-    SessionService sessions;
-    @Inject
-    SessionStore sessionStore;
-    @Inject
-    ExamService exams;
-    @Inject
-    ExamStore examStore;
-    @Inject
-    FlagStore flags;
-    @Inject
-    Flagger flagger;
-    @Inject
-    EventStore events;
-    @Inject
-    CommandStore commands;
-    @Inject
-    OnlineTracker online;
-    @Inject
-    ExtensionStore extensions;
-    @Inject
-    SubmissionGateway submission;
-    @Inject
-    PublishedState published;
-    @Inject
-    AuditLog audit;
-    @Inject
-    Clock clock;
+    ProctoringService(RequestRates rates, Pool pool, SessionService sessions, SessionStore sessionStore,
+            ExamService exams, ExamStore examStore, FlagStore flags, Flagger flagger, EventStore events,
+            CommandStore commands, OnlineTracker online, ExtensionStore extensions, SubmissionGateway submission,
+            SessionPublisher published, AuditLog audit, Clock clock) {
+        this.rates = rates;
+        this.pool = pool;
+        this.sessions = sessions;
+        this.sessionStore = sessionStore;
+        this.exams = exams;
+        this.examStore = examStore;
+        this.flags = flags;
+        this.flagger = flagger;
+        this.events = events;
+        this.commands = commands;
+        this.online = online;
+        this.extensions = extensions;
+        this.submission = submission;
+        this.published = published;
+        this.audit = audit;
+        this.clock = clock;
+    }
 
     public Uni<EventsAccepted> record(String sessionId, List<ClientEvent> clientEvents) {
         Instant now = clock.instant();

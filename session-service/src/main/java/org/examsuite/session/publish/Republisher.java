@@ -10,7 +10,9 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.examsuite.session.exam.ExamPublisher;
 import org.examsuite.session.exam.ExamStore;
+import org.examsuite.session.session.SessionPublisher;
 import org.examsuite.session.session.SessionStore;
 import org.jboss.logging.Logger;
 
@@ -25,16 +27,23 @@ public class Republisher {
     private static final Logger LOG = Logger.getLogger(Republisher.class);
     private static final Duration LOOK_BACK = Duration.ofDays(1);
 
+    private final Pool pool;
+    private final ExamStore exams;
+    private final SessionStore sessions;
+    private final ExamPublisher examPublisher;
+    private final SessionPublisher sessionPublisher;
+    private final Clock clock;
+
     @Inject
-    Pool pool;
-    @Inject
-    ExamStore exams;
-    @Inject
-    SessionStore sessions;
-    @Inject
-    PublishedState published;
-    @Inject
-    Clock clock;
+    Republisher(Pool pool, ExamStore exams, SessionStore sessions, ExamPublisher examPublisher,
+            SessionPublisher sessionPublisher, Clock clock) {
+        this.pool = pool;
+        this.exams = exams;
+        this.sessions = sessions;
+        this.examPublisher = examPublisher;
+        this.sessionPublisher = sessionPublisher;
+        this.clock = clock;
+    }
 
     void onStart(@Observes StartupEvent event) {
         republish().subscribe().with(count -> LOG.infof("republished %d exams and sessions", count),
@@ -44,9 +53,9 @@ public class Republisher {
     public Uni<Integer> republish() {
         Instant since = clock.instant().minus(LOOK_BACK);
         Uni<Integer> examCount = exams.closingAfter(pool, since).chain(list -> Multi.createFrom().iterable(list)
-                .onItem().transformToUni(exam -> published.publishExam(exam).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
+                .onItem().transformToUni(exam -> examPublisher.publishExam(exam).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
         Uni<Integer> sessionCount = sessions.dueAfter(pool, since).chain(list -> Multi.createFrom().iterable(list)
-                .onItem().transformToUni(row -> published.publishSession(row).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
+                .onItem().transformToUni(row -> sessionPublisher.publishSession(row).onFailure().recoverWithNull()).merge(8).collect().asList().map(done -> list.size()));
         return examCount.chain(e -> sessionCount.map(s -> e + s));
     }
 }

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.proctoring.FlagStore;
-import org.examsuite.session.proctoring.OnlineTracker;
 import org.examsuite.session.roster.RosterStore.Filter;
 import org.examsuite.session.session.SessionRow;
 

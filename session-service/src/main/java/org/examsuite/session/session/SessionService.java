@@ -1,6 +1,5 @@
 package org.examsuite.session.session;
 
-import org.examsuite.session.limits.RequestRates;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,17 +10,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.session.device.CommandStore;
+import org.examsuite.session.device.EventStore;
+import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.enrollment.AccessCodes;
 import org.examsuite.session.enrollment.AccessThrottle;
 import org.examsuite.session.enrollment.CandidateStore;
 import org.examsuite.session.enrollment.CandidateStore.Credentials;
 import org.examsuite.session.exam.CandidateExam;
 import org.examsuite.session.exam.CandidateExams;
-import org.examsuite.session.proctoring.CommandStore;
-import org.examsuite.session.proctoring.EventStore;
-import org.examsuite.session.proctoring.OnlineTracker;
-import org.examsuite.session.proctoring.PauseService;
-import org.examsuite.session.publish.PublishedState;
+import org.examsuite.session.limits.RequestRates;
 
 /** Starting and resuming sessions, reading them, heartbeats, and the status's one step forward. */
 @ApplicationScoped
@@ -29,32 +27,38 @@ public class SessionService {
     /** Hashed when the exam or candidate is unknown, so the three 401s also take the same time. */
     private static final byte[] DUMMY_SALT = new byte[16];
 
+    private final RequestRates rates;
+    private final Pool pool;
+    private final CandidateExams exams;
+    private final CandidateStore candidates;
+    private final AccessThrottle throttle;
+    private final SessionStore store;
+    private final SessionPublisher published;
+    private final CandidateTokens tokens;
+    private final EventStore events;
+    private final CommandStore commands;
+    private final OnlineTracker online;
+    private final ExamPauses pauses;
+    private final Clock clock;
+
     @Inject
-    RequestRates rates;
-    @Inject
-    Pool pool;
-    @Inject
-    CandidateExams exams;
-    @Inject
-    CandidateStore candidates;
-    @Inject
-    AccessThrottle throttle;
-    @Inject
-    SessionStore store;
-    @Inject
-    PublishedState published;
-    @Inject
-    CandidateTokens tokens;
-    @Inject
-    EventStore events;
-    @Inject
-    CommandStore commands;
-    @Inject
-    OnlineTracker online;
-    @Inject
-    PauseService pauses;
-    @Inject
-    Clock clock;
+    SessionService(RequestRates rates, Pool pool, CandidateExams exams, CandidateStore candidates,
+            AccessThrottle throttle, SessionStore store, SessionPublisher published, CandidateTokens tokens,
+            EventStore events, CommandStore commands, OnlineTracker online, ExamPauses pauses, Clock clock) {
+        this.rates = rates;
+        this.pool = pool;
+        this.exams = exams;
+        this.candidates = candidates;
+        this.throttle = throttle;
+        this.store = store;
+        this.published = published;
+        this.tokens = tokens;
+        this.events = events;
+        this.commands = commands;
+        this.online = online;
+        this.pauses = pauses;
+        this.clock = clock;
+    }
 
     public record Started(StartResponse response, boolean created) {
     }

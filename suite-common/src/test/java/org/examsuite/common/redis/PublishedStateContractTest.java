@@ -74,7 +74,7 @@ class PublishedStateContractTest {
 
     @Test
     void thePublisherScriptTakesItsFieldNamesFromJava() throws IOException {
-        String script = Files.readString(REPO.resolve("session-service/src/main/resources/org/examsuite/session/publish/state.lua"));
+        String script = Files.readString(REPO.resolve("session-service/src/main/resources/org/examsuite/session/session/state.lua"));
         for (String field : PublishedSession.FIELDS) {
             if (!field.equals(PublishedSession.REV)) { // rev: the guard against an older row
                 assertTrue(!script.contains("'" + field + "'"), "state.lua names '" + field + "' itself");

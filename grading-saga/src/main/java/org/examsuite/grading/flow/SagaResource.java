@@ -1,4 +1,4 @@
-package org.examsuite.grading.saga;
+package org.examsuite.grading.flow;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -23,29 +23,42 @@ import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.results.ResultsService;
+import org.examsuite.grading.saga.SagaContext;
+import org.examsuite.grading.saga.SagaEngine;
+import org.examsuite.grading.saga.SagaStatus;
+import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
+import org.examsuite.grading.saga.SagaView;
 
-/** Operators inspect a saga and retry a FAILED one (docs/api.md §4.2). */
+/**
+ * Operators inspect a saga and retry a FAILED one (docs/api.md §4.2). Here, not in saga/: what a
+ * retry means (a newer run wins, a COMPENSATED paper is re-run as run n+1) is the grading flow's.
+ */
 @Tag(name = "sagas", description = "Grading sagas and their retry (docs/api.md §3.6)")
 @Path("/api/v1/sagas")
 @Produces(MediaType.APPLICATION_JSON)
 public class SagaResource {
     private static final int HISTORY_LIMIT = 1000;
 
+    private final SagaStore store;
+    private final SagaEngine engine;
+    private final AuditLog audit;
+    private final Db db;
+    private final Caller caller;
+    private final ResultStore results;
+    private final ResultsService resultsService;
+
     @Inject
-    SagaStore store;
-    @Inject
-    SagaEngine engine;
-    @Inject
-    AuditLog audit;
-    @Inject
-    Db db;
-    @Inject
-    Caller caller;
-    @Inject
-    ResultStore results;
-    @Inject
-    ResultsService resultsService;
+    SagaResource(SagaStore store, SagaEngine engine, AuditLog audit, Db db, Caller caller, ResultStore results,
+            ResultsService resultsService) {
+        this.store = store;
+        this.engine = engine;
+        this.audit = audit;
+        this.db = db;
+        this.caller = caller;
+        this.results = results;
+        this.resultsService = resultsService;
+    }
 
     @GET
     @Path("/{sagaId}")
@@ -81,18 +94,18 @@ public class SagaResource {
         String outcome = db.inTransaction(c -> {
             SagaRow saga = store.find(c, id, true).orElseThrow(SagaResource::notFound);
             String result;
-            if ("FAILED".equals(saga.status()) && !results.isNewestRun(c, saga.paperId(), saga.run())) {
+            if (saga.state() == SagaStatus.FAILED && !results.isNewestRun(c, saga.paperId(), saga.run())) {
                 throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
             }
             if (store.retryFailed(c, id, actor)) {
                 engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.paperId(),
                         saga.run(), saga.examId(), saga.sessionId(), null), actor);
                 result = "retried";
-            } else if ("COMPENSATED".equals(saga.status())) {
+            } else if (saga.state() == SagaStatus.COMPENSATED) {
                 shown[0] = resultsService.rerun(c, saga, actor);
                 store.history(c, id, "OPERATOR_RERUN", null, actor + ": saga " + shown[0]);
                 result = "re-run as saga " + shown[0];
-            } else if ("COMPLETED".equals(saga.status()) || "SUPERSEDED".equals(saga.status())) {
+            } else if (saga.state() == SagaStatus.COMPLETED || saga.state() == SagaStatus.SUPERSEDED) {
                 result = "finished";
             } else {
                 result = "in progress";

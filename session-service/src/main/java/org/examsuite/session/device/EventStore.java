@@ -1,4 +1,4 @@
-package org.examsuite.session.proctoring;
+package org.examsuite.session.device;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
@@ -15,19 +15,27 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
-/** The per-exam proctoring stream (client events and server alerts such as takeovers). */
+/**
+ * The per-exam proctoring stream (client events and server alerts such as takeovers). In
+ * device/, below session/ (which raises the takeover alert) and proctoring/ (which reads it).
+ */
 @ApplicationScoped
 public class EventStore {
     private static final Duration ID_RETENTION = Duration.ofDays(2);
     private final LuaScript appendScript = LuaScript.of(EventStore.class, "events.lua");
 
-    @Inject
-    RedisAPI redis;
-    @ConfigProperty(name = "exam.proctoring.stream-max-length")
-    long maxLength;
+    private final RedisAPI redis;
+    private final long maxLength;
     /** The stream is the live view for proctors, kept this long after its last event. */
-    @ConfigProperty(name = "exam.proctoring.stream-retention", defaultValue = "P30D")
-    Duration retention;
+    private final Duration retention;
+
+    @Inject
+    EventStore(RedisAPI redis, @ConfigProperty(name = "exam.proctoring.stream-max-length") long maxLength,
+            @ConfigProperty(name = "exam.proctoring.stream-retention", defaultValue = "P30D") Duration retention) {
+        this.redis = redis;
+        this.maxLength = maxLength;
+        this.retention = retention;
+    }
 
     public record Event(String eventId, String type, Instant at, String detail) {
     }

@@ -1,4 +1,4 @@
-package org.examsuite.session.proctoring;
+package org.examsuite.session.device;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +22,7 @@ import org.examsuite.session.json.JsonText;
 /**
  * Proctor commands for one session's device (extension, warning, forced submit, takeover,
  * submitted): kept in Redis with per-session ids for the heartbeat, and published for the
- * live sockets of every replica.
+ * live sockets of every replica. In device/, below session/ and proctoring/: both send commands.
  */
 @ApplicationScoped
 public class CommandStore {
@@ -30,14 +30,19 @@ public class CommandStore {
     private static final Duration TTL = Duration.ofDays(1);
     private final LuaScript pushScript = LuaScript.of(CommandStore.class, "commands.lua");
 
+    private final RedisAPI redis;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final String channel;
+
     @Inject
-    RedisAPI redis;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.live.channel")
-    String channel;
+    CommandStore(RedisAPI redis, ObjectMapper json, Clock clock,
+            @ConfigProperty(name = "exam.live.channel") String channel) {
+        this.redis = redis;
+        this.json = json;
+        this.clock = clock;
+        this.channel = channel;
+    }
 
     public Uni<Long> push(String sessionId, String type, Map<String, ?> fields) {
         String text = JsonText.write(json, command(type, fields));

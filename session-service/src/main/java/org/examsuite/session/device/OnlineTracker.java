@@ -1,4 +1,4 @@
-package org.examsuite.session.proctoring;
+package org.examsuite.session.device;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.sortedset.ScoreRange;
@@ -14,18 +14,26 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
-/** Who was heard from lately: one sorted set per exam, scored by the last heartbeat's time. */
+/**
+ * Who was heard from lately: one sorted set per exam, scored by the last heartbeat's time. In
+ * device/, below session/ (heartbeats), live/ (TIME) and the proctors' reads.
+ */
 @ApplicationScoped
 public class OnlineTracker {
     private static final Duration RETENTION = Duration.ofHours(1);
     private final LuaScript seenScript = LuaScript.of(OnlineTracker.class, "online.lua");
 
+    private final RedisAPI redis;
+    private final ReactiveRedisDataSource data;
+    private final Duration window;
+
     @Inject
-    RedisAPI redis;
-    @Inject
-    ReactiveRedisDataSource data;
-    @ConfigProperty(name = "exam.proctoring.online-window")
-    Duration window;
+    OnlineTracker(RedisAPI redis, ReactiveRedisDataSource data,
+            @ConfigProperty(name = "exam.proctoring.online-window") Duration window) {
+        this.redis = redis;
+        this.data = data;
+        this.window = window;
+    }
 
     public Uni<Void> seen(String examId, String sessionId, long nowMs) {
         return seenScript.run(redis, List.of(RedisKeys.examOnline(examId)),

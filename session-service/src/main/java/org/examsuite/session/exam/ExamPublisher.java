@@ -1,0 +1,48 @@
+package org.examsuite.session.exam;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.RedisAPI;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.session.json.JsonText;
+
+/**
+ * Writes an exam's read-only state that other services read on their hot paths (docs/api.md
+ * §4.1): always from a PostgreSQL row that was just committed, so Redis follows PostgreSQL.
+ * session/SessionPublisher does the same for sessions.
+ */
+@ApplicationScoped
+public class ExamPublisher {
+    private final RedisAPI redis;
+    private final ObjectMapper json;
+    /** How long published keys outlive the exam's end (a reader that finds one missing asks again). */
+    private final Duration retention;
+
+    @Inject
+    ExamPublisher(RedisAPI redis, ObjectMapper json,
+            @ConfigProperty(name = "exam.publish.retention", defaultValue = "P7D") Duration retention) {
+        this.redis = redis;
+        this.json = json;
+        this.retention = retention;
+    }
+
+    /**
+     * The exam's frozen question ids, types and options. There is no way to change
+     * questions once created (key corrections change keys only), so the value never changes.
+     */
+    public Uni<Void> publishExam(Exam exam) {
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("examId", exam.examId());
+        value.put("questions", exam.questions().stream().map(Question::published).toList());
+        String text = JsonText.write(json, value);
+        long expireAt = exam.closesAt().plus(retention).toEpochMilli();
+        return redis.set(List.of(RedisKeys.examQuestions(exam.examId()), text, "PXAT", Long.toString(expireAt))).replaceWithVoid();
+    }
+}

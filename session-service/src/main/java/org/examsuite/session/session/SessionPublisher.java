@@ -1,0 +1,44 @@
+package org.examsuite.session.session;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.RedisAPI;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.redis.LuaScript;
+import org.examsuite.common.redis.PublishedSession;
+import org.examsuite.common.redis.RedisKeys;
+
+/**
+ * Writes a session's read-only state that other services read on their hot paths (docs/api.md
+ * §4.1, docs/ARCHITECTURE.md): always from a PostgreSQL row that was just committed, so Redis
+ * follows PostgreSQL, never the other way round (state.lua keeps the newest row version).
+ */
+@ApplicationScoped
+public class SessionPublisher {
+    private final LuaScript stateScript = LuaScript.of(SessionPublisher.class, "state.lua");
+
+    private final RedisAPI redis;
+    /** How long published keys outlive the session's submit due time (a reader that finds one missing asks again). */
+    private final Duration retention;
+
+    @Inject
+    SessionPublisher(RedisAPI redis, @ConfigProperty(name = "exam.publish.retention", defaultValue = "P7D") Duration retention) {
+        this.redis = redis;
+        this.retention = retention;
+    }
+
+    public Uni<Void> publishSession(SessionRow session) {
+        long expireAt = session.submitDueAt().plus(retention).toEpochMilli();
+        PublishedSession published = new PublishedSession(session.sessionId(), session.rowVersion(), session.examId(),
+                session.candidateId(), session.deviceEpoch(), session.deadline().toEpochMilli(),
+                session.graceSeconds() * 1000L, session.status(),
+                session.pausedAt() == null ? 0 : session.pausedAt().toEpochMilli());
+        List<String> args = new ArrayList<>(List.of(Long.toString(session.rowVersion()), Long.toString(expireAt)));
+        args.addAll(published.fieldValues());
+        return stateScript.run(redis, List.of(RedisKeys.sessionState(session.sessionId())), args).replaceWithVoid();
+    }
+}
