@@ -1,6 +1,10 @@
 # Helpers shared by the bench/*/run.sh scripts that drive a service with wrk and read /proc.
 # Sourced, not run: `. "$HERE/../lib.sh"`.
 
+# java_flags_for SERVICE: the services' JVM flags, from their one source (the chart's values).
+# shellcheck source=../k8s/chart/jvm-flags.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../k8s/chart/jvm-flags.sh"
+
 # A key as the services take it: PEM without its header lines, on one line.
 pub() { grep -v -- '-----' "$1" | tr -d '\n'; }
 
@@ -73,7 +77,7 @@ bench_session_defaults() {
   DB_HOST="${EXAM_DB_HOST:-127.0.0.1}"
   DB_USER="${EXAM_DB_USER:-postgres}"
   JAR="${JAR:-$ROOT/session-service/target/quarkus-app/quarkus-run.jar}"
-  JAVA_OPTS="${JAVA_OPTS_SESSION-"-XX:+UseSerialGC -XX:SurvivorRatio=6 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Xms112m -Xmx112m -Xmn56m -Dvertx.disableURIValidation=true"}"
+  JAVA_OPTS="${JAVA_OPTS_SESSION-$(java_flags_for session-service)}"
   export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 }
 

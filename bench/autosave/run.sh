@@ -33,12 +33,8 @@ REPLICATED="${REPLICATED:-$([ "$WAIT_REPLICAS" -gt 0 ] && echo 1 || echo 0)}"
 DB_NAME="${DB_NAME:-exam_bench}"
 # JAR: another build of the service (e.g. a copy of target/quarkus-app, for an A/B while target is rebuilt)
 JAR="${JAR:-$ROOT/answer-service/target/quarkus-app/quarkus-run.jar}"
-# The service's recommended JVM flags (docs/ARCHITECTURE.md, "answer-service as built"): peak RSS at this
-# benchmark's load about 300 MiB. Serial GC (no G1 remembered sets on a 2-core pod), a fixed
-# 112 MiB heap with a young generation whose survivor spaces hold a write-behind batch until it
-# dies (SurvivorRatio=2, TargetSurvivorRatio=90; docs/benchmarks.md, session 12), capped
-# metaspace/code cache, small stacks, and two malloc arenas.
-JAVA_OPTS="${JAVA_OPTS-"-XX:+UseSerialGC -Xms112m -Xmx112m -Xmn56m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -Xss256k -XX:+ExitOnOutOfMemoryError -Dvertx.disableURIValidation=true"}"
+# The service's JVM flags as ./exam and the chart run it (their reasons: the chart's values.yaml).
+JAVA_OPTS="${JAVA_OPTS-$(java_flags_for answer-service)}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 URL="http://127.0.0.1:$BENCH_PORT"
 

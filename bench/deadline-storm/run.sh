@@ -90,9 +90,9 @@ start_service() { # module port jvm-flags
 }
 # JVM flags per service: JAVA_OPTS_ANSWER / JAVA_OPTS_SUBMISSION, else JAVA_OPTS (./exam bench
 # passes the per-service flags ./exam up uses).
-start_service answer-service "$ANSWER_PORT" "${JAVA_OPTS_ANSWER:-${JAVA_OPTS:-}}"
+start_service answer-service "$ANSWER_PORT" "${JAVA_OPTS_ANSWER:-${JAVA_OPTS:-$(java_flags_for answer-service)}}"
 ANSWER_PID=$!
-start_service submission-service "$SUBMISSION_PORT" "${JAVA_OPTS_SUBMISSION:-${JAVA_OPTS:-}}"
+start_service submission-service "$SUBMISSION_PORT" "${JAVA_OPTS_SUBMISSION:-${JAVA_OPTS:-$(java_flags_for submission-service)}}"
 SUBMISSION_PID=$!
 
 # CPU time (user + system, ms) of a process; for PostgreSQL every postgres process plus what the

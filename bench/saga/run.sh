@@ -77,7 +77,7 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS_GRADING:-${JAVA_OPTS:-}} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
+  java ${JAVA_OPTS_GRADING:-${JAVA_OPTS:-$(java_flags_for grading-saga)}} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
   >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
