@@ -15,30 +15,15 @@ import org.examsuite.common.admission.ReturnBooking;
  * submissions work at once. A request that finds them all busy waits for a place — at most
  * {@code exam.submission.admission-wait}, and only while fewer than
  * {@code exam.submission.max-waiting} wait (its worker thread parks; it costs no CPU) — and is
- * then shed with 429 and Retry-After (after its sheet is kept), never left to time out.
- * <p>
- * Why wait at all: in the deadline storm every 429 came back a second later, and answering
- * those retries (TLS-free as they were) took most of the CPU that should have built papers. A
- * short queue turns most of them into one request that waits.
+ * then shed with 429 and Retry-After (after its sheet is kept), never left to time out. A short
+ * queue turns most deadline-storm retries into one request that waits.
  * <p>
  * The Retry-After of a shed request (this 429 and {@link FrontDoor}'s 503) books it a return
- * second: the first of the next {@code exam.submission.max-retry-after} seconds that has fewer
- * returns booked than 1.5 × what this replica completes in a second (the half more lets a
- * replica that can do more show it); when every second is booked full, a second at random among
- * them. What it completes in a second is the larger of the best second of the last ten and
- * what its places do now — max-concurrent places, each held for the recent mean time a
- * submission holds one (Little's law; exact while every place is taken, as when requests are
- * shed) — and at least max-concurrent. The second figure exists for the start of a rush: the
- * thousands refused in its first second were booked by the first figure alone, at the pace of
- * a quiet replica, and came back over a minute to a replica that could have served them in half
- * of it (docs/benchmarks.md, "Runs of 2026-12-01T07:24"). So shed clients come back
- * about as fast as papers are made — in a light overload after 1 s, in a rush far beyond
- * capacity spread over up to a minute — and neither hammer a saturated replica nor leave it
- * idle while they wait. A fixed 1–10 s made a 10,000-session storm on 2 cores refuse ~900
- * requests a second (each a TCP connection set up and closed on both sides: more CPU than the
- * papers) and leave ~900 sessions without a paper when their clients gave up after 120 s; a
- * Retry-After growing with sheds per completion fixed that but left a 3,000-session storm's
- * clients waiting while the replica idled (docs/benchmarks.md, "Runs of 2026-12-01").
+ * second: the first of the next {@code exam.submission.max-retry-after} seconds with fewer
+ * returns booked than 1.5 × what this replica completes in a second — the larger of its best
+ * second of the last ten and what its places do now (Little's law), at least max-concurrent —
+ * else a booked second at random. So shed clients come back about as fast as papers are made.
+ * The measurements behind this design: docs/benchmarks.md, "Why the storm's returns are booked".
  */
 @ApplicationScoped
 public class Admission {
