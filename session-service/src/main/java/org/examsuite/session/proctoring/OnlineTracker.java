@@ -1,6 +1,6 @@
 package org.examsuite.session.proctoring;
 
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import io.quarkus.redis.datasource.sortedset.ScoreRange;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
@@ -23,7 +23,7 @@ public class OnlineTracker {
     @Inject
     RedisAPI redis;
     @Inject
-    ReactiveRedisDataSource data;
+    SharedReactiveRedisDataSource data;
     @ConfigProperty(name = "exam.proctoring.online-window")
     Duration window;
 
