@@ -25,10 +25,12 @@ import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.results.ResultsService;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaEngine;
+import org.examsuite.grading.saga.SagaHistory;
 import org.examsuite.grading.saga.SagaStatus;
 import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 import org.examsuite.grading.saga.SagaView;
+import org.examsuite.grading.saga.StepLog;
 
 /**
  * Operators inspect a saga and retry a FAILED one (docs/api.md §4.2). Here, not in saga/: what a
@@ -41,6 +43,8 @@ public class SagaResource {
     private static final int HISTORY_LIMIT = 1000;
 
     private final SagaStore store;
+    private final StepLog steps;
+    private final SagaHistory history;
     private final SagaEngine engine;
     private final AuditLog audit;
     private final Db db;
@@ -49,9 +53,11 @@ public class SagaResource {
     private final ResultsService resultsService;
 
     @Inject
-    SagaResource(SagaStore store, SagaEngine engine, AuditLog audit, Db db, Caller caller, ResultStore results,
-            ResultsService resultsService) {
+    SagaResource(SagaStore store, StepLog steps, SagaHistory history, SagaEngine engine, AuditLog audit, Db db, Caller caller,
+            ResultStore results, ResultsService resultsService) {
         this.store = store;
+        this.steps = steps;
+        this.history = history;
         this.engine = engine;
         this.audit = audit;
         this.db = db;
@@ -103,7 +109,7 @@ public class SagaResource {
                 result = "retried";
             } else if (saga.state() == SagaStatus.COMPENSATED) {
                 shown[0] = resultsService.rerun(c, saga, actor);
-                store.history(c, id, "OPERATOR_RERUN", null, actor + ": saga " + shown[0]);
+                history.history(c, id, "OPERATOR_RERUN", null, actor + ": saga " + shown[0]);
                 result = "re-run as saga " + shown[0];
             } else if (saga.state() == SagaStatus.COMPLETED || saga.state() == SagaStatus.SUPERSEDED) {
                 result = "finished";
@@ -124,10 +130,10 @@ public class SagaResource {
         SagaRow saga = store.find(id).orElseThrow(SagaResource::notFound);
         return new SagaView(saga.sagaId(), saga.definition(), saga.paperId(), saga.run(), saga.examId(), saga.sessionId(),
                 saga.status(), saga.phase(), saga.createdAt(), saga.updatedAt(), saga.nextAttemptAt(),
-                store.steps(id).stream().map(step -> new SagaView.StepView(step.step(), step.status(), step.attempts(),
+                steps.steps(id).stream().map(step -> new SagaView.StepView(step.step(), step.status(), step.attempts(),
                         step.compensationAttempts(), step.lastError(), step.startedAt(), step.finishedAt(),
                         step.compensatedAt())).toList(),
-                store.history(id, HISTORY_LIMIT).stream()
+                history.history(id, HISTORY_LIMIT).stream()
                         .map(event -> new SagaView.HistoryView(event.at(), event.event(), event.step(), event.detail())).toList());
     }
 

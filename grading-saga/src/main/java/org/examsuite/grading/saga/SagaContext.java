@@ -24,7 +24,7 @@ public record SagaContext(UUID sagaId, String paperId, int run, String examId, S
 
     /**
      * For a step that records itself ({@link SagaDefinition.Step#recordsItself}): the record of
-     * its completion, which it must write with {@link SagaStore#recordAll} in the transaction
+     * its completion, which it must write with {@link StepRecorder#recordAll} in the transaction
      * of its own writes. Null for other steps.
      */
     public StepRecord stepRecord() {

@@ -21,7 +21,7 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
      * <p>{@code recordsItself}: the step writes the record of its own completion — and of the
      * steps before it in this pass that are not recorded yet, and, as the last step, the saga's
      * end — in the transaction of its own writes ({@link SagaContext#stepRecord},
-     * {@link SagaStore#recordAll}). The archive step does so for a whole group of sagas in one
+     * {@link StepRecorder#recordAll}). The archive step does so for a whole group of sagas in one
      * transaction (group commit), so a saga's forward pass needs no step-log transaction of
      * its own. Its writes and its record then commit or roll back together.
      */

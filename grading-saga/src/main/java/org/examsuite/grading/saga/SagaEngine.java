@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
-import org.examsuite.grading.saga.SagaStore.StepRow;
+import org.examsuite.grading.saga.StepLog.StepRow;
 import org.jboss.logging.Logger;
 
 /**

@@ -15,19 +15,31 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.examsuite.grading.db.Db;
+import org.examsuite.grading.saga.StepLog.StepRow;
 
 /**
- * The saga tables: instances, the step log and the history. Every write of a worker names
- * the lease it holds ({@code lease_owner}), so a worker whose lease ran out (it stalled and
- * another replica took over) can no longer write anything: at most one runs a step at once.
+ * The sagas (table {@code saga}) and their leases: create, claim, renew, park, retry, finish,
+ * release, and the status changes from outside (wake, operator retry, supersede). Each change
+ * is one transaction that also writes the saga's {@link StepLog} and {@link SagaHistory}. Every
+ * write of a worker names the lease it holds ({@code lease_owner}), so a worker whose lease ran
+ * out (it stalled and another replica took over) can no longer write anything: at most one
+ * runs a step at once.
  */
 @ApplicationScoped
 public class SagaStore {
     static final String COLUMNS = "saga_id, definition, paper_id, run, exam_id, session_id, status, phase, data::text, "
             + "traceparent, tracestate, created_at, updated_at, next_attempt_at, lease_owner";
 
+    private final Db db;
+    private final StepLog steps;
+    private final SagaHistory history;
+
     @Inject
-    Db db;
+    SagaStore(Db db, StepLog steps, SagaHistory history) {
+        this.db = db;
+        this.steps = steps;
+        this.history = history;
+    }
 
     public record NewSaga(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
             String data, String traceparent, String tracestate, List<String> steps) {
@@ -40,17 +52,6 @@ public class SagaStore {
         public SagaStatus state() {
             return SagaStatus.valueOf(status);
         }
-    }
-
-    public record StepRow(int position, String step, String status, int attempts, int compensationAttempts,
-            String lastError, OffsetDateTime startedAt, OffsetDateTime finishedAt, OffsetDateTime compensatedAt) {
-        /** {@code status} (the stored text) as the enum. */
-        public StepStatus state() {
-            return StepStatus.valueOf(status);
-        }
-    }
-
-    public record HistoryRow(OffsetDateTime at, String event, String step, String detail) {
     }
 
     /** The worker lost its lease (another replica took the saga over): it must stop at once. */
@@ -79,16 +80,8 @@ public class SagaStore {
                 return Optional.empty();
             }
         }
-        try (PreparedStatement steps = c.prepareStatement("INSERT INTO saga_step (saga_id, position, step) VALUES (?, ?, ?)")) {
-            for (int i = 0; i < saga.steps().size(); i++) {
-                steps.setObject(1, saga.sagaId());
-                steps.setInt(2, i);
-                steps.setString(3, saga.steps().get(i));
-                steps.addBatch();
-            }
-            steps.executeBatch();
-        }
-        history(c, saga.sagaId(), "CREATED", null, "run " + saga.run());
+        steps.insert(c, saga.sagaId(), saga.steps());
+        history.history(c, saga.sagaId(), "CREATED", null, "run " + saga.run());
         return Optional.of(saga.sagaId());
     }
 
@@ -142,19 +135,8 @@ public class SagaStore {
             }
             details.add("run " + saga.run());
         }
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_step (saga_id, position, step) "
-                + "SELECT * FROM unnest(?::uuid[], ?::int[], ?::text[])")) {
-            insert.setArray(1, c.createArrayOf("uuid", stepSagas.toArray()));
-            insert.setArray(2, c.createArrayOf("int4", positions.toArray()));
-            insert.setArray(3, c.createArrayOf("text", names.toArray()));
-            insert.executeUpdate();
-        }
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_history (saga_id, event, detail) "
-                + "SELECT t.saga_id, 'CREATED', t.detail FROM unnest(?::uuid[], ?::text[]) AS t(saga_id, detail)")) {
-            insert.setArray(1, c.createArrayOf("uuid", created.toArray()));
-            insert.setArray(2, c.createArrayOf("text", details.toArray()));
-            insert.executeUpdate();
-        }
+        steps.insertAll(c, stepSagas, positions, names);
+        history.createdAll(c, created, details);
         return created;
     }
 
@@ -180,29 +162,13 @@ public class SagaStore {
             if (sagas.isEmpty()) {
                 return List.of();
             }
-            Map<UUID, List<StepRow>> steps = new HashMap<>();
-            try (PreparedStatement select = c.prepareStatement("SELECT saga_id, position, step, status, attempts, comp_attempts, "
-                    + "last_error, started_at, finished_at, compensated_at FROM saga_step WHERE saga_id = ANY (?) "
-                    + "ORDER BY saga_id, position")) {
-                select.setArray(1, c.createArrayOf("uuid", sagas.stream().map(SagaRow::sagaId).toArray()));
-                try (ResultSet rs = select.executeQuery()) {
-                    while (rs.next()) {
-                        steps.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(stepRow(rs, 2));
-                    }
-                }
-            }
+            Map<UUID, List<StepRow>> steps = this.steps.steps(c, sagas.stream().map(SagaRow::sagaId).toList());
             List<Loaded> loaded = new ArrayList<>(sagas.size());
             for (SagaRow saga : sagas) {
                 loaded.add(new Loaded(saga, steps.getOrDefault(saga.sagaId(), List.of())));
             }
             return loaded;
         });
-    }
-
-    private static StepRow stepRow(ResultSet rs, int first) throws SQLException {
-        return new StepRow(rs.getInt(first), rs.getString(first + 1), rs.getString(first + 2), rs.getInt(first + 3),
-                rs.getInt(first + 4), rs.getString(first + 5), rs.getObject(first + 6, OffsetDateTime.class),
-                rs.getObject(first + 7, OffsetDateTime.class), rs.getObject(first + 8, OffsetDateTime.class));
     }
 
     public Optional<SagaRow> find(UUID sagaId) {
@@ -216,42 +182,6 @@ public class SagaStore {
             List<SagaRow> rows = sagas(select);
             return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
         }
-    }
-
-    public List<StepRow> steps(UUID sagaId) {
-        return db.inTransaction(c -> steps(c, sagaId));
-    }
-
-    public List<StepRow> steps(Connection c, UUID sagaId) throws SQLException {
-        try (PreparedStatement select = c.prepareStatement("SELECT position, step, status, attempts, comp_attempts, "
-                + "last_error, started_at, finished_at, compensated_at FROM saga_step WHERE saga_id = ? ORDER BY position")) {
-            select.setObject(1, sagaId);
-            List<StepRow> rows = new ArrayList<>();
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(stepRow(rs, 1));
-                }
-            }
-            return rows;
-        }
-    }
-
-    public List<HistoryRow> history(UUID sagaId, int limit) {
-        return db.inTransaction(c -> {
-            try (PreparedStatement select = c.prepareStatement(
-                    "SELECT at, event, step, detail FROM saga_history WHERE saga_id = ? ORDER BY id LIMIT ?")) {
-                select.setObject(1, sagaId);
-                select.setInt(2, limit);
-                List<HistoryRow> rows = new ArrayList<>();
-                try (ResultSet rs = select.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new HistoryRow(rs.getObject(1, OffsetDateTime.class), rs.getString(2), rs.getString(3),
-                                rs.getString(4)));
-                    }
-                }
-                return rows;
-            }
-        });
     }
 
     /**
@@ -294,89 +224,21 @@ public class SagaStore {
                     throw new LeaseLost(sagaId);
                 }
             }
-            recordStep(c, sagaId, prior);
-            setStep(c, sagaId, position, compensating
-                    ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATING.sql()
-                        + ", comp_attempts = comp_attempts + 1 WHERE saga_id = ? AND position = ?"
-                    : "UPDATE saga_step SET status = " + StepStatus.RUNNING.sql()
-                        + ", attempts = attempts + 1, started_at = now(), finished_at = NULL "
-                            + "WHERE saga_id = ? AND position = ?");
-            histories(c, sagaId, events(prior, new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null}));
+            steps.record(c, sagaId, prior);
+            steps.begin(c, sagaId, position, compensating);
+            history.histories(c, sagaId,
+                    SagaHistory.events(prior, new String[] {compensating ? "COMPENSATION_STARTED" : "STEP_STARTED", step, null}));
             return null;
         });
-    }
-
-    /** The step log's part of recording a finished step (its data goes with the saga row's update). */
-    private static void recordStep(Connection c, UUID sagaId, Completed prior) throws SQLException {
-        if (prior == null) {
-            return;
-        }
-        recordStep(c, sagaId, prior.before());
-        for (TxHook write : prior.writes()) {
-            write.run(c);
-        }
-        setStep(c, sagaId, prior.position(), prior.compensation()
-                ? "UPDATE saga_step SET status = " + StepStatus.COMPENSATED.sql() + ", compensated_at = now(), last_error = NULL "
-                        + "WHERE saga_id = ? AND position = ?"
-                : prior.begun()
-                        ? "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
-                            + ", finished_at = now(), last_error = NULL WHERE saga_id = ? AND position = ?"
-                        : "UPDATE saga_step SET status = " + StepStatus.DONE.sql()
-                            + ", attempts = attempts + 1, started_at = now(), finished_at = now(), "
-                                + "last_error = NULL WHERE saga_id = ? AND position = ?");
-    }
-
-    /** The history rows of the unrecorded steps, oldest first, then {@code more}. */
-    private static String[][] events(Completed prior, String[]... more) {
-        List<String[]> events = new ArrayList<>();
-        priorEvents(prior, events);
-        events.addAll(List.of(more));
-        return events.toArray(String[][]::new);
-    }
-
-    private static void priorEvents(Completed prior, List<String[]> events) {
-        if (prior == null) {
-            return;
-        }
-        priorEvents(prior.before(), events);
-        if (!prior.begun()) {
-            events.add(new String[] {"STEP_STARTED", prior.step(), null});
-        }
-        events.add(new String[] {prior.compensation() ? "STEP_COMPENSATED" : "STEP_DONE", prior.step(), null});
     }
 
     private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
         if (prior == null) {
             return;
         }
-        recordStep(c, sagaId, prior);
+        steps.record(c, sagaId, prior);
         setData(c, sagaId, prior.data());
-        histories(c, sagaId, events(prior));
-    }
-
-    /**
-     * Locks the rows of the sagas whose completion records are about to be written
-     * ({@link #recordAll}, {@link #superseded}) and returns the ids of those whose worker
-     * still holds the lease — one statement for all of them. A record of a saga not returned
-     * must not be written (another replica took it over).
-     */
-    public java.util.Set<UUID> lockHeld(Connection c, List<StepRecord> records) throws SQLException {
-        java.util.Set<UUID> held = new java.util.HashSet<>();
-        if (records.isEmpty()) {
-            return held;
-        }
-        try (PreparedStatement select = c.prepareStatement("SELECT s.saga_id FROM saga s JOIN unnest(?::uuid[], ?::text[]) "
-                + "AS t(id, owner) ON s.saga_id = t.id WHERE s.lease_owner = t.owner AND s.lease_until > now() "
-                + "ORDER BY s.saga_id FOR UPDATE OF s")) {
-            select.setArray(1, c.createArrayOf("uuid", records.stream().map(r -> r.sagaId).toArray()));
-            select.setArray(2, c.createArrayOf("text", records.stream().map(r -> r.owner).toArray()));
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    held.add(rs.getObject(1, UUID.class));
-                }
-            }
-        }
-        return held;
+        history.histories(c, sagaId, SagaHistory.events(prior));
     }
 
     /** The newest run of each of these papers (a run newer than a saga's own replaces it). */
@@ -397,131 +259,6 @@ public class SagaStore {
         return newest;
     }
 
-    /**
-     * Writes the completion records of self-recording steps for many sagas at once, in the
-     * caller's transaction (after {@link #lockHeld}, for held sagas only): the writes the
-     * unrecorded steps handed over (not the provisional ones of a saga that ends here), then
-     * three statements for all of them — the sagas' data
-     * (and end, COMPLETED, for a last step), their steps DONE, their history rows — and the
-     * definition's {@code completed} outcome of every saga that ended. What the caller writes
-     * in the same transaction commits or rolls back with it.
-     */
-    public void recordAll(Connection c, List<StepRecord> records) throws SQLException {
-        if (records.isEmpty()) {
-            return;
-        }
-        List<UUID> ids = new ArrayList<>();
-        List<String> data = new ArrayList<>();
-        List<Boolean> last = new ArrayList<>();
-        List<UUID> stepIds = new ArrayList<>();
-        List<Integer> positions = new ArrayList<>();
-        List<Boolean> begun = new ArrayList<>();
-        List<UUID> historyIds = new ArrayList<>();
-        List<String> historyEvents = new ArrayList<>();
-        List<String> historySteps = new ArrayList<>();
-        for (StepRecord record : records) {
-            List<Completed> chain = oldestFirst(record.completed);
-            for (Completed done : chain) {
-                if (done.compensation()) {
-                    throw new IllegalStateException("a self-recording step records forward steps only");
-                }
-                for (TxHook write : done.writes()) {
-                    if (!(record.last && write instanceof ProvisionalWrite)) {
-                        write.run(c);
-                    }
-                }
-                stepIds.add(record.sagaId);
-                positions.add(done.position());
-                begun.add(done.begun());
-            }
-            ids.add(record.sagaId);
-            data.add(record.data.get());
-            last.add(record.last);
-            List<String[]> events = new ArrayList<>();
-            priorEvents(record.completed, events);
-            if (record.last) {
-                events.add(new String[] {"COMPLETED", null, null});
-            }
-            for (String[] event : events) {
-                historyIds.add(record.sagaId);
-                historyEvents.add(event[0]);
-                historySteps.add(event[1]);
-            }
-        }
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga s SET status = CASE WHEN t.last THEN "
-                + SagaStatus.COMPLETED.sql() + " "
-                + "ELSE s.status END, lease_owner = CASE WHEN t.last THEN NULL ELSE s.lease_owner END, lease_until = CASE "
-                + "WHEN t.last THEN NULL ELSE s.lease_until END, data = t.data::jsonb, updated_at = now() "
-                + "FROM unnest(?::uuid[], ?::text[], ?::bool[]) AS t(id, data, last) WHERE s.saga_id = t.id")) {
-            update.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-            update.setArray(2, c.createArrayOf("text", data.toArray()));
-            update.setArray(3, c.createArrayOf("bool", last.toArray()));
-            update.executeUpdate();
-        }
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga_step s SET status = " + StepStatus.DONE.sql()
-                + ", finished_at = now(), "
-                + "last_error = NULL, attempts = s.attempts + CASE WHEN t.begun THEN 0 ELSE 1 END, "
-                + "started_at = CASE WHEN t.begun THEN s.started_at ELSE now() END "
-                + "FROM unnest(?::uuid[], ?::int[], ?::bool[]) AS t(id, position, begun) "
-                + "WHERE s.saga_id = t.id AND s.position = t.position")) {
-            update.setArray(1, c.createArrayOf("uuid", stepIds.toArray()));
-            update.setArray(2, c.createArrayOf("int4", positions.toArray()));
-            update.setArray(3, c.createArrayOf("bool", begun.toArray()));
-            update.executeUpdate();
-        }
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga_history (saga_id, event, step) "
-                + "SELECT t.id, t.event, t.step FROM unnest(?::uuid[], ?::text[], ?::text[]) WITH ORDINALITY "
-                + "AS t(id, event, step, n) ORDER BY t.n")) {
-            insert.setArray(1, c.createArrayOf("uuid", historyIds.toArray()));
-            insert.setArray(2, c.createArrayOf("text", historyEvents.toArray()));
-            insert.setArray(3, c.createArrayOf("text", historySteps.toArray()));
-            insert.executeUpdate();
-        }
-        for (StepRecord record : records) {
-            if (record.last) {
-                record.outcomes.completed(c, record.context);
-            }
-        }
-    }
-
-    /**
-     * Ends held sagas whose self-recording step found a newer run of their paper (in the
-     * caller's transaction, after {@link #lockHeld}): the steps before it are recorded DONE
-     * as usual, the step itself CANCELLED (its work is not done: nothing of it is written),
-     * and the saga SUPERSEDED, with {@code detail} in its history. Rare: a few statements each.
-     */
-    public void superseded(Connection c, StepRecord record, String detail) throws SQLException {
-        Completed self = record.completed;
-        recordStep(c, record.sagaId, self.before());
-        try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.SUPERSEDED.sql()
-                + ", lease_owner = NULL, lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
-            update.setString(1, record.data.get());
-            update.setObject(2, record.sagaId);
-            update.executeUpdate();
-        }
-        setStep(c, record.sagaId, self.position(), self.begun()
-                ? "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
-                    + ", finished_at = now() WHERE saga_id = ? AND position = ?"
-                : "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
-                    + ", attempts = attempts + 1, started_at = now(), finished_at = now() "
-                        + "WHERE saga_id = ? AND position = ?");
-        List<String[]> events = new ArrayList<>();
-        priorEvents(self.before(), events);
-        if (!self.begun()) {
-            events.add(new String[] {"STEP_STARTED", self.step(), null});
-        }
-        events.add(new String[] {"SUPERSEDED", self.step(), truncate(detail)});
-        histories(c, record.sagaId, events.toArray(String[][]::new));
-    }
-
-    private static List<Completed> oldestFirst(Completed newest) {
-        List<Completed> chain = new ArrayList<>();
-        for (Completed at = newest; at != null; at = at.before()) {
-            chain.add(0, at);
-        }
-        return chain;
-    }
-
     /** Parks the saga: nobody claims it until {@link #wake} (its lease is released). */
     public void park(UUID sagaId, String owner, int position, String step, String data, List<TxHook> writes, TxHook hook) {
         db.inAsyncTransaction(c -> {
@@ -529,15 +266,14 @@ public class SagaStore {
             for (TxHook write : writes) {
                 write.run(c);
             }
-            setStep(c, sagaId, position, "UPDATE saga_step SET status = " + StepStatus.WAITING.sql()
-                    + " WHERE saga_id = ? AND position = ?");
+            steps.park(c, sagaId, position);
             setData(c, sagaId, data);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.WAITING.sql()
                     + ", lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
             }
-            history(c, sagaId, "WAITING", step, null);
+            history.history(c, sagaId, "WAITING", step, null);
             hook.run(c);
             return null;
         });
@@ -548,20 +284,14 @@ public class SagaStore {
             Duration delay) {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
-                    + (compensating ? "" : ", status = " + StepStatus.PENDING.sql()) + " WHERE saga_id = ? AND position = ?")) {
-                update.setString(1, truncate(error));
-                update.setObject(2, sagaId);
-                update.setInt(3, position);
-                update.executeUpdate();
-            }
+            steps.retryLater(c, sagaId, position, compensating, error);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET next_attempt_at = now() + ? * interval "
                     + "'1 millisecond', lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
                 update.setLong(1, delay.toMillis());
                 update.setObject(2, sagaId);
                 update.executeUpdate();
             }
-            history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + truncate(error));
+            history.history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + truncate(error));
             return null;
         });
     }
@@ -570,21 +300,14 @@ public class SagaStore {
     public void failForward(UUID sagaId, String owner, int position, String step, String error) {
         db.inAsyncTransaction(c -> {
             requireLease(c, sagaId, owner);
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = " + StepStatus.FAILED.sql()
-                    + ", last_error = ?, "
-                    + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
-                update.setString(1, truncate(error));
-                update.setObject(2, sagaId);
-                update.setInt(3, position);
-                update.executeUpdate();
-            }
+            steps.fail(c, sagaId, position, error);
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.COMPENSATING.sql()
                     + ", phase = 'BACKWARD', "
                     + "updated_at = now() WHERE saga_id = ?")) {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
             }
-            history(c, sagaId, "STEP_FAILED", step, truncate(error));
+            history.history(c, sagaId, "STEP_FAILED", step, truncate(error));
             return null;
         });
     }
@@ -613,19 +336,11 @@ public class SagaStore {
                     throw new LeaseLost(sagaId);
                 }
             }
-            recordStep(c, sagaId, prior);
+            steps.record(c, sagaId, prior);
             if (position != null) {
-                try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?, "
-                        + "status = CASE WHEN status = " + StepStatus.COMPENSATING.sql() + " THEN status ELSE " + StepStatus.FAILED.sql()
-                        + " END "
-                        + "WHERE saga_id = ? AND position = ?")) {
-                    update.setString(1, truncate(detail));
-                    update.setObject(2, sagaId);
-                    update.setInt(3, position);
-                    update.executeUpdate();
-                }
+                steps.ranOut(c, sagaId, position, detail);
             }
-            histories(c, sagaId, events(prior, new String[] {status.name(), step, truncate(detail)}));
+            history.histories(c, sagaId, SagaHistory.events(prior, new String[] {status.name(), step, truncate(detail)}));
             hook.run(c);
             return null;
         });
@@ -658,9 +373,8 @@ public class SagaStore {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + " WHERE saga_id = ? AND status = "
-                + StepStatus.WAITING.sql());
-        history(c, sagaId, "WOKEN", null, reason);
+        steps.wake(c, sagaId);
+        history.history(c, sagaId, "WOKEN", null, reason);
         return true;
     }
 
@@ -675,17 +389,14 @@ public class SagaStore {
             return false;
         }
         boolean backward = "BACKWARD".equals(saga.get().phase());
-        setStep(c, sagaId, null, backward
-                ? "UPDATE saga_step SET comp_attempts = 0 WHERE saga_id = ? AND status = " + StepStatus.COMPENSATING.sql()
-                : "UPDATE saga_step SET status = " + StepStatus.PENDING.sql() + ", attempts = 0 WHERE saga_id = ? AND status = "
-                    + StepStatus.FAILED.sql());
+        steps.resetFailed(c, sagaId, backward);
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, next_attempt_at = now(), "
                 + "lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE saga_id = ?")) {
             update.setString(1, (backward ? SagaStatus.COMPENSATING : SagaStatus.RUNNING).name());
             update.setObject(2, sagaId);
             update.executeUpdate();
         }
-        history(c, sagaId, "OPERATOR_RETRY", null, actor);
+        history.history(c, sagaId, "OPERATOR_RETRY", null, actor);
         return true;
     }
 
@@ -704,9 +415,8 @@ public class SagaStore {
                 return false;
             }
         }
-        setStep(c, sagaId, null, "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql() + " WHERE saga_id = ? "
-                + "AND status IN (" + StepStatus.WAITING.sql() + ", " + StepStatus.FAILED.sql() + ", " + StepStatus.RUNNING.sql() + ")");
-        history(c, sagaId, "SUPERSEDED", null, truncate(detail));
+        steps.cancelOpen(c, sagaId);
+        history.history(c, sagaId, "SUPERSEDED", null, truncate(detail));
         return true;
     }
 
@@ -720,34 +430,6 @@ public class SagaStore {
         @Override
         public void run(Connection connection) throws SQLException {
             write.run(connection);
-        }
-    }
-
-    /** Several history rows in one statement (the driver rewrites the batch into one multi-row INSERT); nulls skipped. */
-    private void histories(Connection c, UUID sagaId, String[]... events) throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO saga_history (saga_id, event, step, detail) VALUES (?, ?, ?, ?)")) {
-            for (String[] event : events) {
-                if (event != null) {
-                    insert.setObject(1, sagaId);
-                    insert.setString(2, event[0]);
-                    insert.setString(3, event[1]);
-                    insert.setString(4, event[2]);
-                    insert.addBatch();
-                }
-            }
-            insert.executeBatch();
-        }
-    }
-
-    public void history(Connection c, UUID sagaId, String event, String step, String detail) throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO saga_history (saga_id, event, step, detail) VALUES (?, ?, ?, ?)")) {
-            insert.setObject(1, sagaId);
-            insert.setString(2, event);
-            insert.setString(3, step);
-            insert.setString(4, detail);
-            insert.executeUpdate();
         }
     }
 
@@ -769,16 +451,6 @@ public class SagaStore {
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
             update.setString(1, data);
             update.setObject(2, sagaId);
-            update.executeUpdate();
-        }
-    }
-
-    private static void setStep(Connection c, UUID sagaId, Integer position, String sql) throws SQLException {
-        try (PreparedStatement update = c.prepareStatement(sql)) {
-            update.setObject(1, sagaId);
-            if (position != null) {
-                update.setInt(2, position);
-            }
             update.executeUpdate();
         }
     }

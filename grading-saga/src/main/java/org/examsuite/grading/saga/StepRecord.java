@@ -5,8 +5,8 @@ import java.util.function.Supplier;
 
 /**
  * The record of a self-recording step's completion ({@link SagaDefinition.Step#recordsItself}),
- * prepared by the engine and written by the step with {@link SagaStore#recordAll} (or
- * {@link SagaStore#superseded}) in the transaction of the step's own writes: the steps of
+ * prepared by the engine and written by the step with {@link StepRecorder#recordAll} (or
+ * {@link StepRecorder#superseded}) in the transaction of the step's own writes: the steps of
  * this pass not recorded yet ({@code completed}, newest first, this step at its head), the
  * saga's data, and — when this is the last step — the saga's end (COMPLETED, with the
  * definition's {@code completed} outcome in the same transaction). Written only while the

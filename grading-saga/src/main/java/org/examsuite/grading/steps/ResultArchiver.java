@@ -33,6 +33,7 @@ import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 import org.examsuite.grading.saga.StepRecord;
+import org.examsuite.grading.saga.StepRecorder;
 import org.jboss.logging.Logger;
 
 /**
@@ -54,6 +55,8 @@ public class ResultArchiver {
     ResultStore results;
     @Inject
     SagaStore sagas;
+    @Inject
+    StepRecorder recorder;
     @Inject
     Db db;
     @Inject
@@ -187,7 +190,7 @@ public class ResultArchiver {
         Outcome[] outcomes = new Outcome[batch.size()];
         // 1. the sagas whose step log goes with this batch: still held by their workers? (locks their rows)
         List<StepRecord> records = batch.stream().map(Request::record).filter(Objects::nonNull).toList();
-        Set<UUID> held = sagas.lockHeld(c, records);
+        Set<UUID> held = recorder.lockHeld(c, records);
         // 2. the head lock: from here on no append of any replica comes between
         ArchiveStore.Head head = archive.lockHead(c);
         // 3. a run that a newer run of its paper replaced (a regrade or re-run started while a worker held it)
@@ -209,7 +212,7 @@ public class ResultArchiver {
                     outcomes[i] = new Outcome(null, null, StepFailure.permanent("superseded by run " + newestRun));
                     continue;
                 }
-                sagas.superseded(c, request.record(), "by run " + newestRun + ", which started while this run was running");
+                recorder.superseded(c, request.record(), "by run " + newestRun + ", which started while this run was running");
                 results.voidMarks(c, context.paperId(), context.run(), "superseded by run " + newestRun);
                 outcomes[i] = new Outcome(null, newestRun, null);
                 continue;
@@ -248,7 +251,7 @@ public class ResultArchiver {
                     grade.path("keyRevision").asLong(), grade.path("candidateId").asText(null)));
         }
         // 5. the step logs (the grade step's provisional marks among their writes), then the results GRADED
-        sagas.recordAll(c, done);
+        recorder.recordAll(c, done);
         results.gradedAll(c, graded);
         return List.of(outcomes);
     }

@@ -43,6 +43,8 @@ class RecoveryTest {
     @Inject
     SagaStore sagas;
     @Inject
+    StepLog stepLog;
+    @Inject
     ResultStore results;
     @Inject
     ArchiveStore archive;
@@ -116,7 +118,7 @@ class RecoveryTest {
         assertThrows(SagaStore.LeaseLost.class, () -> archiver.append(stale, grade, pass(sagaId, "replica-b/w0", stale, definition)));
         assertEquals(0, archive.forPaper(paper.paperId()).size());
         assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
-        assertEquals(List.of("PENDING", "PENDING", "PENDING"), sagas.steps(sagaId).stream().map(SagaStore.StepRow::status).toList());
+        assertEquals(List.of("PENDING", "PENDING", "PENDING"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
 
         // the holder's: record, GRADED result, the whole pass's log and the saga's end, in one transaction
         SagaContext held = context(paper, sagaId, grade);
@@ -125,8 +127,8 @@ class RecoveryTest {
         assertEquals(StepOutcome.DONE, record.written());
         assertEquals(1, archive.forPaper(paper.paperId()).size());
         assertEquals("COMPLETED", sagas.find(sagaId).orElseThrow().status());
-        assertEquals(List.of("DONE", "DONE", "DONE"), sagas.steps(sagaId).stream().map(SagaStore.StepRow::status).toList());
-        assertEquals(List.of(1, 1, 1), sagas.steps(sagaId).stream().map(SagaStore.StepRow::attempts).toList());
+        assertEquals(List.of("DONE", "DONE", "DONE"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
+        assertEquals(List.of(1, 1, 1), stepLog.steps(sagaId).stream().map(StepLog.StepRow::attempts).toList());
         assertEquals("GRADED", results.runs(paper.paperId()).get(0).status());
     }
 
@@ -154,7 +156,7 @@ class RecoveryTest {
         assertThrows(SagaStore.LeaseLost.class, () -> sagas.finish(sagaId, "replica-b/w0", "COMPLETED", null, null, null,
                 null, c -> { }));
         sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5), 0, "grade", false, null);
-        assertEquals(List.of(1, 0, 0), sagas.steps(sagaId).stream().map(SagaStore.StepRow::attempts).toList());
+        assertEquals(List.of(1, 0, 0), stepLog.steps(sagaId).stream().map(StepLog.StepRow::attempts).toList());
         assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
         // the owner's lease has run out: it can no longer write either
         db.inTransaction(c -> {
@@ -167,7 +169,7 @@ class RecoveryTest {
         });
         assertThrows(SagaStore.LeaseLost.class, () -> sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5),
                 1, "validate", false, new SagaStore.Completed(0, "grade", "{}", false)));
-        assertEquals("RUNNING", sagas.steps(sagaId).get(0).status(), "nothing of the refused write was kept");
+        assertEquals("RUNNING", stepLog.steps(sagaId).get(0).status(), "nothing of the refused write was kept");
         db.inTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'FAILED' WHERE saga_id = ?")) {
                 update.setObject(1, sagaId); // a test artefact: no later run should pick it up
