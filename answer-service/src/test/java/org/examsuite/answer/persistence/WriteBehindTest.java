@@ -1,6 +1,5 @@
 package org.examsuite.answer.persistence;
 
-import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
@@ -57,7 +56,7 @@ class WriteBehindTest {
     @Inject
     Pool pool;
     @Inject
-    SharedRedisDataSource redis;
+    io.quarkus.redis.datasource.RedisDataSource redis;
     @Inject
     Clock clock;
     @ConfigProperty(name = "exam.answer.write-behind.lease")

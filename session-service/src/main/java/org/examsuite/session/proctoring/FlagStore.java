@@ -1,6 +1,5 @@
 package org.examsuite.session.proctoring;
 
-import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +20,7 @@ public class FlagStore {
     private final ReactiveRedisDataSource redis;
     private final ObjectMapper json;
 
-    FlagStore(SharedReactiveRedisDataSource redis, ObjectMapper json) {
+    FlagStore(ReactiveRedisDataSource redis, ObjectMapper json) {
         this.redis = redis;
         this.json = json;
     }

@@ -1,6 +1,6 @@
 package org.examsuite.submission.session;
 
-import org.examsuite.common.redis.SharedRedisDataSource;
+import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
@@ -21,7 +21,7 @@ public class SessionFacts {
     private static final Logger LOG = Logger.getLogger(SessionFacts.class);
 
     @Inject
-    SharedRedisDataSource redis;
+    RedisDataSource redis;
     @Inject
     @RestClient
     SessionClient sessions;
