@@ -1,11 +1,11 @@
 package org.examsuite.answer.outage;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ExtractableResponse;
@@ -45,7 +45,7 @@ class RedisFailoverTest {
     @Inject
     Fixtures fixtures;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     @AfterEach
     void cleanUp() {

@@ -1,5 +1,6 @@
 package org.examsuite.answer.persistence;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
@@ -56,7 +57,7 @@ class WriteBehindTest {
     @Inject
     Pool pool;
     @Inject
-    io.quarkus.redis.datasource.RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     Clock clock;
     @ConfigProperty(name = "exam.answer.write-behind.lease")

@@ -1,9 +1,9 @@
 package org.examsuite.answer.support;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.restassured.response.ValidatableResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,7 +35,7 @@ public class Fixtures {
              {"id": "q6", "type": "ESSAY"}]}""";
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     Clock clock;
     @Inject

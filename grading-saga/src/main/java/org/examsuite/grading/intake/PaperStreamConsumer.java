@@ -1,10 +1,10 @@
 package org.examsuite.grading.intake;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.ClaimedMessages;
 import io.quarkus.redis.datasource.stream.StreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
@@ -44,7 +44,7 @@ public class PaperStreamConsumer {
     private static final Logger LOG = Logger.getLogger(PaperStreamConsumer.class);
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     SagaStarter starter;
     @Inject

@@ -1,5 +1,6 @@
 package org.examsuite.grading.archive;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.examsuite.grading.Fixture.awaitStatus;
 import static org.hamcrest.Matchers.equalTo;
@@ -8,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -47,7 +47,7 @@ class ArchiveTest {
     @Inject
     AgroalDataSource dataSource;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     @Test
     void twoReplicasAppendingAtOnceMakeOneUnbrokenChain() throws Exception {

@@ -1,5 +1,6 @@
 package org.examsuite.grading.intake;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.grading.Fixture.awaitSaga;
 import static org.examsuite.grading.Fixture.awaitStatus;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.PendingMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
 import io.quarkus.redis.datasource.stream.XReadGroupArgs;
@@ -40,7 +40,7 @@ class StreamDeliveryTest {
     static final String GROUP = "grading";
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ArchiveStore archive;
     @Inject

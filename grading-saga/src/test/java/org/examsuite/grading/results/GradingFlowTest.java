@@ -1,5 +1,6 @@
 package org.examsuite.grading.results;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.examsuite.grading.Fixture.awaitSaga;
 import static org.examsuite.grading.Fixture.awaitStatus;
@@ -12,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -46,7 +46,7 @@ class GradingFlowTest {
             """;
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     @Test
     void everyQuestionTypeIsGradedArchivedAndConfirmed() {

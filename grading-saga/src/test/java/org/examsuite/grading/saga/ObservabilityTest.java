@@ -1,12 +1,12 @@
 package org.examsuite.grading.saga;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.examsuite.grading.Fixture.awaitStatus;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(StubServices.class)
 class ObservabilityTest {
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     SagaStore sagas;
 

@@ -1,5 +1,6 @@
 package org.examsuite.grading.saga;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.examsuite.grading.Fixture.awaitSaga;
 import static org.examsuite.grading.Fixture.awaitStatus;
@@ -11,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -41,7 +41,7 @@ class SagaFailureTest {
             """;
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ArchiveStore archive;
     @Inject

@@ -1,6 +1,6 @@
 package org.examsuite.session.device;
 
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import io.quarkus.redis.datasource.sortedset.ScoreRange;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.RedisAPI;
@@ -24,11 +24,11 @@ public class OnlineTracker {
     private final LuaScript seenScript = LuaScript.of(OnlineTracker.class, "online.lua");
 
     private final RedisAPI redis;
-    private final ReactiveRedisDataSource data;
+    private final SharedReactiveRedisDataSource data;
     private final Duration window;
 
     @Inject
-    OnlineTracker(RedisAPI redis, ReactiveRedisDataSource data,
+    OnlineTracker(RedisAPI redis, SharedReactiveRedisDataSource data,
             @ConfigProperty(name = "exam.proctoring.online-window") Duration window) {
         this.redis = redis;
         this.data = data;

@@ -1,8 +1,8 @@
 package org.examsuite.session.live;
 
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -45,7 +45,7 @@ public class LiveHub {
     private final Map<String, Map<String, Listener>> byExam = new ConcurrentHashMap<>();
 
     @Inject
-    ReactiveRedisDataSource redis;
+    SharedReactiveRedisDataSource redis;
     @Inject
     ObjectMapper json;
     @Inject

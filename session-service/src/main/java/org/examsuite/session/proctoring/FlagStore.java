@@ -1,5 +1,6 @@
 package org.examsuite.session.proctoring;
 
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +21,7 @@ public class FlagStore {
     private final ReactiveRedisDataSource redis;
     private final ObjectMapper json;
 
-    FlagStore(ReactiveRedisDataSource redis, ObjectMapper json) {
+    FlagStore(SharedReactiveRedisDataSource redis, ObjectMapper json) {
         this.redis = redis;
         this.json = json;
     }

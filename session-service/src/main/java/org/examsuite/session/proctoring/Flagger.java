@@ -1,5 +1,6 @@
 package org.examsuite.session.proctoring;
 
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -57,7 +58,7 @@ public class Flagger {
     private volatile Set<String> examIds = Set.of();
     private volatile Instant examsReadAt = Instant.EPOCH;
 
-    Flagger(ReactiveRedisDataSource redisData, RedisAPI redis, ExamStore exams, Pool pool, FlagRules rules,
+    Flagger(SharedReactiveRedisDataSource redisData, RedisAPI redis, ExamStore exams, Pool pool, FlagRules rules,
             MeterRegistry registry, Clock clock) {
         this.redisData = redisData;
         this.streams = redisData.stream(String.class);

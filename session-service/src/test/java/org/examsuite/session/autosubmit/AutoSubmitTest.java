@@ -1,11 +1,11 @@
 package org.examsuite.session.autosubmit;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -42,7 +42,7 @@ class AutoSubmitTest {
     @Inject
     Pool pool;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @ConfigProperty(name = "exam.test.submission-stub")
     String stubUrl;
 

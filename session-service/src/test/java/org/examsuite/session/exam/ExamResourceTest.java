@@ -1,5 +1,6 @@
 package org.examsuite.session.exam;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -11,7 +12,6 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -30,7 +30,7 @@ class ExamResourceTest {
     @Inject
     TestClock clock;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     @BeforeEach
     void resetClock() {

@@ -1,10 +1,10 @@
 package org.examsuite.session.limits;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -36,7 +36,7 @@ class RateLimitTest {
     @Inject
     TestClock clock;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     /** Each test starts at the beginning of a window (the service's clock moved there), so it does not straddle two. */
     @BeforeEach

@@ -1,12 +1,12 @@
 package org.examsuite.session.live;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -39,7 +39,7 @@ class LiveSocketTest {
     @Inject
     LiveHub hub;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @ConfigProperty(name = "exam.live.channel")
     String channel;
 

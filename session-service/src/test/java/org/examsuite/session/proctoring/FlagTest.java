@@ -1,5 +1,6 @@
 package org.examsuite.session.proctoring;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
@@ -8,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -31,7 +31,7 @@ class FlagTest {
     @Inject
     Flagger flagger;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     MeterRegistry registry;
 

@@ -1,5 +1,6 @@
 package org.examsuite.session.proctoring;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,7 +8,6 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -31,7 +31,7 @@ class ProctoringTest {
     @Inject
     TestClock clock;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ActiveSessions activeSessions;
 

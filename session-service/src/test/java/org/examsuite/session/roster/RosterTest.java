@@ -1,5 +1,6 @@
 package org.examsuite.session.roster;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
@@ -12,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -43,7 +43,7 @@ class RosterTest {
     @Inject
     TestClock clock;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     Flagger flagger;
 

@@ -1,5 +1,6 @@
 package org.examsuite.session.session;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.examsuite.session.Fixtures.enroll;
 import static org.examsuite.session.Fixtures.newCandidateId;
@@ -21,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -50,7 +50,7 @@ class SessionResourceTest {
     @Inject
     TestClock clock;
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     Pool pool;
 

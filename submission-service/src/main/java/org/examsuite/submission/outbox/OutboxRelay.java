@@ -1,5 +1,6 @@
 package org.examsuite.submission.outbox;
 
+import org.examsuite.common.redis.SharedReactiveRedisDataSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -10,7 +11,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -73,7 +73,7 @@ public class OutboxRelay {
     @Inject
     Pool pool;
     @Inject
-    ReactiveRedisDataSource reactiveRedis;
+    SharedReactiveRedisDataSource reactiveRedis;
     @Inject
     @RestClient
     SessionClient sessions;

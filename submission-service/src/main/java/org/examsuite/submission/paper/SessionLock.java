@@ -1,6 +1,6 @@
 package org.examsuite.submission.paper;
 
-import io.quarkus.redis.datasource.RedisDataSource;
+import org.examsuite.common.redis.SharedRedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -21,7 +21,7 @@ public class SessionLock {
     private final LuaScript releaseScript = LuaScript.of(SessionLock.class, "release_lock.lua");
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     public void release(String sessionId, String token) {
         releaseScript.run(redis, List.of(RedisKeys.submitLock(sessionId), RedisKeys.finalSheet(sessionId)), List.of(token));

@@ -1,9 +1,9 @@
 package org.examsuite.submission.paper;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import org.examsuite.submission.answer.StampedValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -50,7 +50,7 @@ public class SheetStore {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ScriptBatches batches;
     @Inject

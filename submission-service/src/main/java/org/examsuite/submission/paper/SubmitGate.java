@@ -1,6 +1,6 @@
 package org.examsuite.submission.paper;
 
-import io.quarkus.redis.datasource.RedisDataSource;
+import org.examsuite.common.redis.SharedRedisDataSource;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,7 +39,7 @@ public class SubmitGate {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ScriptBatches batches;
     @ConfigProperty(name = "exam.idempotency.retention", defaultValue = "PT48H")

@@ -1,8 +1,8 @@
 package org.examsuite.submission.session;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
@@ -34,7 +34,7 @@ public class ExamQuestions {
     }
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     ObjectMapper json;
     @Inject

@@ -1,6 +1,6 @@
 package org.examsuite.submission.session;
 
-import io.quarkus.redis.datasource.RedisDataSource;
+import org.examsuite.common.redis.SharedRedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
@@ -21,7 +21,7 @@ public class SessionFacts {
     private static final Logger LOG = Logger.getLogger(SessionFacts.class);
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
     @Inject
     @RestClient
     SessionClient sessions;

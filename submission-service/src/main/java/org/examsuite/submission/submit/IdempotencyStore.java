@@ -1,6 +1,6 @@
 package org.examsuite.submission.submit;
 
-import io.quarkus.redis.datasource.RedisDataSource;
+import org.examsuite.common.redis.SharedRedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -21,7 +21,7 @@ public class IdempotencyStore {
     private final LuaScript finishScript = LuaScript.of(IdempotencyStore.class, "idempotency_finish.lua");
 
     @Inject
-    RedisDataSource redis;
+    SharedRedisDataSource redis;
 
     /** Frees the key without storing anything (5xx, 409, 429 and other retryable outcomes). */
     public void abandon(SubmitGate.Claim claim) {

@@ -1,8 +1,8 @@
 package org.examsuite.submission.support;
 
+import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -27,7 +27,7 @@ public abstract class SubmissionTestBase {
     protected static final Duration GRACE = Duration.ofSeconds(30);
 
     @Inject
-    protected RedisDataSource redis;
+    protected SharedRedisDataSource redis;
     @Inject
     protected Pool pool;
     @Inject
