@@ -69,6 +69,8 @@ java "$HERE/Bench.java" stubs "$STUB_PORT" "$WORK/paper.key" "$EXAM_ID" >"$WORK/
 STUB_PID=$!
 PIDS+=("$STUB_PID")
 
+GS_JAVA_OPTS="${JAVA_OPTS_GRADING:-${JAVA_OPTS:-$(java_flags_for grading-saga)}}"
+# shellcheck disable=SC2086 # GS_JAVA_OPTS is a list of JVM flags
 EXAM_HTTP_PORT="$GRADING_PORT" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
 EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
 EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
@@ -77,7 +79,7 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS_GRADING:-${JAVA_OPTS:-$(java_flags_for grading-saga)}} -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
+  java $GS_JAVA_OPTS -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
   >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")

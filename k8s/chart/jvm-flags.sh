@@ -4,6 +4,11 @@
 # shellcheck shell=bash
 JVM_FLAGS_VALUES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/exam-suite/values.yaml"
 
+# The chart's images run a recent JDK; a local JDK before 17.0.9 refuses this flag. Asked once,
+# here: java_flags_for runs in command substitutions, which would not keep a cached answer.
+JVM_FLAGS_TRIM=no
+if java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1; then JVM_FLAGS_TRIM=yes; fi
+
 # java_flags_for SERVICE: session-service, answer-service, submission-service or grading-saga.
 java_flags_for() {
   local key
@@ -20,11 +25,6 @@ java_flags_for() {
     sect == "services:" && cur == svc && /^    javaToolOptions:/ { s = $0 }
     END { v = (s != "" ? s : d); sub(/^ *javaToolOptions: *"/, "", v); sub(/" *$/, "", v); print v }
   ' "$JVM_FLAGS_VALUES")"
-  # The chart's images run a recent JDK; a local JDK before 17.0.9 refuses this flag (asked once).
-  if [ -z "${JVM_FLAGS_TRIM:-}" ]; then
-    JVM_FLAGS_TRIM=no
-    java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1 && JVM_FLAGS_TRIM=yes
-  fi
   if [ "$JVM_FLAGS_TRIM" = no ]; then
     flags="$(echo "$flags" | sed 's/ *-XX:TrimNativeHeapInterval=[0-9]*//')"
   fi
