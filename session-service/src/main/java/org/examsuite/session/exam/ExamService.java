@@ -29,15 +29,18 @@ public class ExamService {
     private final ExamPublisher published;
     private final Clock clock;
     private final ObjectMapper json;
+    private final RichContent content;
 
     @Inject
-    ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json) {
+    ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json,
+            RichContent content) {
         this.pool = pool;
         this.store = store;
         this.audit = audit;
         this.published = published;
         this.clock = clock;
         this.json = json;
+        this.content = content;
     }
 
     public record Created(String examId, boolean replayed) {
@@ -50,6 +53,7 @@ public class ExamService {
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
         Instant now = clock.instant();
         List<Question> questions = ExamValidator.validate(request, now);
+        content.check(questions);
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
         Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),
                 request.durationSeconds(), grace, questions, 0, actor, now);
