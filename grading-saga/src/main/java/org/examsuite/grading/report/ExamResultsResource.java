@@ -28,7 +28,7 @@ import org.jboss.resteasy.reactive.RestMulti;
 
 /** The exam body's view of an exam's results (docs/api.md §4.2): listing, export, item statistics. Operators only. */
 @Tag(name = "results", description = "Results, essay marks, release and regrade (docs/api.md §3.6)")
-@Path("/api/v1/results/exams/{examId}")
+@Path("/api/v1/results")
 @RolesAllowed(Roles.OPERATOR)
 public class ExamResultsResource {
     static final String CSV = "text/csv";
@@ -40,6 +40,7 @@ public class ExamResultsResource {
     }
 
     @GET
+    @Path("/exams/{examId}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The exam's current results (each paper's newest run), by paper id, a keyset page at a time")
     @SecurityRequirement(name = "operator")
@@ -55,8 +56,9 @@ public class ExamResultsResource {
     }
 
     @GET
-    @Path("/export")
-    @Produces(MediaType.WILDCARD)
+    @Path("/exams/{examId}/export")
+    // One media type for the stream (a Multi allows one); the body's Content-Type follows the format (ExportAccept)
+    @Produces(CSV)
     @Operation(summary = "One row per paper's current result, streamed: CSV (text/csv) or a JSON array")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "paperId, sessionId, candidateId, run, status, score, maxScore, a mark per question, gradedAt, archiveSeq",
@@ -77,7 +79,7 @@ public class ExamResultsResource {
     }
 
     @GET
-    @Path("/statistics")
+    @Path("/exams/{examId}/statistics")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Item statistics of the exam's GRADED results: facility, discrimination, option counts, score distribution, reliability")
     @SecurityRequirement(name = "operator")
