@@ -88,10 +88,10 @@ public class ExamResults {
                 .chain(found -> found.examKnown() ? Uni.createFrom().item(found.rows())
                         : exam(examId).replaceWith(found.rows()))
                 .map(rows -> {
-                    List<ResultPage.Entry> entries = new ArrayList<>();
+                    List<ResultPage.ResultEntry> entries = new ArrayList<>();
                     for (ResultEntity row : rows.subList(0, Math.min(limit, rows.size()))) {
                         boolean graded = ResultStore.GRADED.equals(row.status);
-                        entries.add(new ResultPage.Entry(row.paperId, row.sessionId, row.candidateId, row.run, row.status,
+                        entries.add(new ResultPage.ResultEntry(row.paperId, row.sessionId, row.candidateId, row.run, row.status,
                                 graded ? plain(row.score) : null, plain(row.maxScore), row.reason, row.keyRevision,
                                 row.archiveSeq, gradedAt(row)));
                     }

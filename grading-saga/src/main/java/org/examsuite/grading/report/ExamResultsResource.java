@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -49,7 +50,7 @@ public class ExamResultsResource {
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (an exam without results is looked up in session-service)")
     public Uni<ResultPage> list(@PathParam("examId") String examId,
-            @Parameter(description = "PENDING, GRADED, NEEDS_REVIEW or FAILED") @QueryParam("status") String status,
+            @Parameter(description = "only results in this status", schema = @Schema(type = SchemaType.STRING, enumeration = {"PENDING", "GRADED", "NEEDS_REVIEW", "FAILED"})) @QueryParam("status") String status,
             @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
         return results.list(ResultsResource.id(examId, "EXAM_NOT_FOUND"), ExamResults.status(status), after, limit);
@@ -62,13 +63,13 @@ public class ExamResultsResource {
     @Operation(summary = "One row per paper's current result, streamed: CSV (text/csv) or a JSON array")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "paperId, sessionId, candidateId, run, status, score, maxScore, a mark per question, gradedAt, archiveSeq",
-            content = {@Content(mediaType = CSV, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING)),
-                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY))})
+            content = {@Content(mediaType = CSV, schema = @Schema(type = SchemaType.STRING)),
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY))})
     @APIResponse(responseCode = "400", description = "INVALID_FIELD (field: format)")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (the exam's questions come from session-service)")
     public RestMulti<byte[]> export(@PathParam("examId") String examId,
-            @Parameter(description = "csv (default) or json") @QueryParam("format") @DefaultValue("csv") String format) {
+            @Parameter(description = "csv (the default) or json", schema = @Schema(type = SchemaType.STRING, enumeration = {"csv", "json"}, defaultValue = "csv")) @QueryParam("format") @DefaultValue("csv") String format) {
         String id = ResultsResource.id(examId, "EXAM_NOT_FOUND");
         ExamResults.Format chosen = ExamResults.Format.parse(format);
         String type = chosen == ExamResults.Format.CSV ? CSV + "; charset=UTF-8" : MediaType.APPLICATION_JSON;
