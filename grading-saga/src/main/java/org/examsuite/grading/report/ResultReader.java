@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * An exam's current results — each paper's newest run (a regrade's run n+1 supersedes run n) —
- * in paper id order, a keyset page at a time, over the reactive client. Plain SQL rather than
- * Hibernate Reactive: with Hibernate Reactive grading-saga went over its 300 MiB RSS budget
- * (311 MiB peak, metaspace 95 of 96 MiB; docs/benchmarks.md, "Results read side").
+ * in paper id order, a keyset page at a time, over the reactive client. SQL rather than Hibernate
+ * Reactive Panache: with Panache entities these reads of a 50,000-paper exam took grading-saga to
+ * 309 MiB RSS (budget 300) and 95 of its 96 MiB of metaspace; in SQL 242 MiB and 61 MiB
+ * (docs/benchmarks.md, "Runs of 2026-12-03").
  */
 @ApplicationScoped
 public class ResultReader {
