@@ -143,10 +143,10 @@ public class ExamResults {
     }
 
     /** The export's body: a header, then one chunk of rows per database round trip, written as they come. */
-    public Multi<byte[]> export(ExamKey exam, Format format) {
+    public Multi<byte[]> export(String examId, ExamKey exam, Format format) {
         List<String> questions = new ArrayList<>(exam.questions().keySet());
         boolean[] first = {true};
-        Multi<byte[]> rows = chunks(exam.examId(), null).map(chunk -> format == Format.CSV ? csv(chunk, questions)
+        Multi<byte[]> rows = chunks(examId, null).map(chunk -> format == Format.CSV ? csv(chunk, questions)
                 : json(chunk, first));
         byte[] head = format == Format.CSV ? csvHeader(questions) : "[".getBytes(StandardCharsets.UTF_8);
         // the JSON array's end depends on whether any row was written: decided once the rows are
@@ -239,7 +239,7 @@ public class ExamResults {
                     .chain(byStatus -> chunks(examId, ResultStore.GRADED)
                             .invoke(chunk -> chunk.forEach(row -> statistics.add(paper(row))))
                             .onItem().ignoreAsUni()
-                            .map(ignored -> view(exam, statistics.result(), byStatus, bins)));
+                            .map(ignored -> view(examId, exam, statistics.result(), byStatus, bins)));
         });
     }
 
@@ -275,7 +275,8 @@ public class ExamResults {
                 row.maxScore() == null ? 0 : row.maxScore().doubleValue(), marks, choices);
     }
 
-    private static StatisticsView view(ExamKey exam, ItemStatistics.Result result, Map<String, Long> byStatus, int bins) {
+    private static StatisticsView view(String examId, ExamKey exam, ItemStatistics.Result result, Map<String, Long> byStatus,
+            int bins) {
         Map<String, Long> excludedByStatus = new TreeMap<>(byStatus);
         excludedByStatus.remove(ResultStore.GRADED);
         long excluded = excludedByStatus.values().stream().mapToLong(Long::longValue).sum();
@@ -298,7 +299,7 @@ public class ExamResults {
                     item.papers(), figure(item.meanScore()), figure(item.facility()), figure(item.discrimination()), options,
                     options == null ? null : item.answered(), options == null ? null : item.unanswered()));
         }
-        return new StatisticsView(exam.examId(),
+        return new StatisticsView(examId,
                 new StatisticsView.Papers(result.papers(), excluded, excludedByStatus, result.withoutChoices()),
                 new StatisticsView.Scores(figure(result.mean()), figure(result.standardDeviation()), figure(result.min()),
                         figure(result.max()), histogram),
