@@ -70,18 +70,19 @@ public class ResultStore {
      * step runs again.
      */
     public void provisional(Connection c, String paperId, int run, String candidateId, BigDecimal score, BigDecimal maxScore,
-            String marks, long keyRevision, String reason) throws SQLException {
+            String marks, String choices, long keyRevision, String reason) throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE result SET candidate_id = ?, score = ?, max_score = ?, "
-                + "marks = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
+                + "marks = ?::jsonb, choices = ?::jsonb, key_revision = ?, reason = ?, status = 'PENDING', updated_at = now() "
                 + "WHERE paper_id = ? AND run = ?")) {
             update.setString(1, candidateId);
             update.setBigDecimal(2, score);
             update.setBigDecimal(3, maxScore);
             update.setString(4, marks);
-            update.setLong(5, keyRevision);
-            update.setString(6, reason);
-            update.setString(7, paperId);
-            update.setInt(8, run);
+            update.setString(5, choices);
+            update.setLong(6, keyRevision);
+            update.setString(7, reason);
+            update.setString(8, paperId);
+            update.setInt(9, run);
             update.executeUpdate();
         }
     }
@@ -120,7 +121,7 @@ public class ResultStore {
 
     /** A result made GRADED: what {@link #gradedAll} writes for one paper run. */
     public record Graded(String paperId, int run, long archiveSeq, BigDecimal score, BigDecimal maxScore, String marks,
-            long keyRevision, String candidateId) {
+            String choices, long keyRevision, String candidateId) {
     }
 
     /** {@link #graded} for several results in one statement. */
@@ -130,9 +131,10 @@ public class ResultStore {
         }
         try (PreparedStatement update = c.prepareStatement("UPDATE result r SET status = 'GRADED', archive_seq = t.seq, "
                 + "reason = NULL, score = t.score, max_score = t.max_score, marks = t.marks::jsonb, key_revision = t.revision, "
-                + "candidate_id = COALESCE(t.candidate_id, r.candidate_id), updated_at = now() "
-                + "FROM unnest(?::text[], ?::int[], ?::bigint[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::text[]) "
-                + "AS t(paper_id, run, seq, score, max_score, marks, revision, candidate_id) "
+                + "candidate_id = COALESCE(t.candidate_id, r.candidate_id), choices = COALESCE(t.choices::jsonb, r.choices), "
+                + "updated_at = now() "
+                + "FROM unnest(?::text[], ?::int[], ?::bigint[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::text[], "
+                + "?::text[]) AS t(paper_id, run, seq, score, max_score, marks, revision, candidate_id, choices) "
                 + "WHERE r.paper_id = t.paper_id AND r.run = t.run")) {
             update.setArray(1, c.createArrayOf("text", rows.stream().map(Graded::paperId).toArray()));
             update.setArray(2, c.createArrayOf("int4", rows.stream().map(Graded::run).toArray()));
@@ -142,6 +144,7 @@ public class ResultStore {
             update.setArray(6, c.createArrayOf("text", rows.stream().map(Graded::marks).toArray()));
             update.setArray(7, c.createArrayOf("int8", rows.stream().map(Graded::keyRevision).toArray()));
             update.setArray(8, c.createArrayOf("text", rows.stream().map(Graded::candidateId).toArray()));
+            update.setArray(9, c.createArrayOf("text", rows.stream().map(Graded::choices).toArray()));
             update.executeUpdate();
         }
     }

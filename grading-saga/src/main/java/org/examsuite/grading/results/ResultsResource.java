@@ -87,7 +87,7 @@ public class ResultsResource {
     /** The characters of every id the suite issues (UUIDs; docs/api.md §4, limits). */
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]+");
 
-    static String id(String value, String code) {
+    public static String id(String value, String code) {
         // A release is stored without looking the exam up, so an id that no service could have
         // issued ("../../q/health", found by ./exam fuzz) must not be taken as one.
         if (value == null || value.isBlank() || value.length() > MAX_ID_LENGTH || !ID.matcher(value).matches()) {

@@ -2,7 +2,9 @@ package org.examsuite.grading.scoring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,7 +32,9 @@ public record ExamKey(String examId, long keyRevision, Map<String, Question> que
             BigDecimal points = node.path("points").isNumber() ? node.path("points").decimalValue() : BigDecimal.ONE;
             BigDecimal tolerance = node.path("tolerance").isNumber() ? node.path("tolerance").decimalValue().abs() : BigDecimal.ZERO;
             String scoring = node.path("scoring").isTextual() ? node.path("scoring").asText() : null;
-            questions.put(id, new Question(id, type, points, node.get("key"), tolerance, scoring));
+            List<String> options = new ArrayList<>();
+            node.path("options").forEach(option -> options.add(option.asText()));
+            questions.put(id, new Question(id, type, points, node.get("key"), tolerance, scoring, List.copyOf(options)));
         }
         return new ExamKey(exam.path("examId").asText(null), exam.path("keyRevision").asLong(0), questions);
     }

@@ -16,6 +16,7 @@ import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
+import org.examsuite.grading.scoring.Choices;
 import org.examsuite.grading.scoring.ExamKey;
 import org.examsuite.grading.scoring.Grading;
 import org.examsuite.grading.scoring.PaperGrader;
@@ -73,16 +74,20 @@ public class GradeStep implements SagaStep {
                 node.put("score", mark.score());
             }
         }
+        // for the item statistics' option counts; not part of the archived result
+        ObjectNode choices = Choices.of(exam, paper.path("answers"));
+        grade.set("choices", choices);
         ArrayNode awaiting = grade.putArray("awaiting");
         grading.awaiting().forEach(awaiting::add);
 
         String reason = grading.complete() ? null : "awaiting operator marks for " + String.join(", ", grading.awaiting());
         String candidateId = grade.path("candidateId").asText(null);
         String marksJson = marks.toString();
+        String choicesJson = choices.toString();
         // written with the step's record (DONE, or WAITING for essays): one transaction, not two; left out
         // when the saga completes in that transaction (the archive's GRADED result writes the same marks)
         context.withProvisionalStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
-                grading.maxScore(), marksJson, exam.keyRevision(), reason));
+                grading.maxScore(), marksJson, choicesJson, exam.keyRevision(), reason));
         if (!grading.complete()) {
             return StepOutcome.WAIT;
         }

@@ -248,7 +248,8 @@ public class ResultArchiver {
             }
             graded.add(new ResultStore.Graded(context.paperId(), context.run(), record.seq(),
                     grade.path("score").decimalValue(), grade.path("maxScore").decimalValue(), grade.path("marks").toString(),
-                    grade.path("keyRevision").asLong(), grade.path("candidateId").asText(null)));
+                    grade.has("choices") ? grade.get("choices").toString() : null, grade.path("keyRevision").asLong(),
+                    grade.path("candidateId").asText(null)));
         }
         // 5. the step logs (the grade step's provisional marks among their writes), then the results GRADED
         recorder.recordAll(c, done);
