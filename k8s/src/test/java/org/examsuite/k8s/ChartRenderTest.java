@@ -287,7 +287,7 @@ class ChartRenderTest {
         Chart.Rendered rendered = Chart.render(Chart.Values.defaults());
         Map<String, Set<String>> expectedCallers = Map.of(
                 "session-service", Set.of("answer-service", "submission-service", "grading-saga"),
-                "answer-service", Set.of("submission-service"),
+                "answer-service", Set.of("submission-service", "session-service"),
                 "submission-service", Set.of("session-service", "grading-saga"),
                 "grading-saga", Set.of());
         for (String service : SERVICES) {
