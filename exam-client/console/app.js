@@ -10,6 +10,8 @@ const POLL_MS = 2000;
 /** Changes that need the page read again (a new session, a filter it may leave) are gathered this long. */
 const SETTLE_MS = 400;
 const FEED_SIZE = 50;
+/** Autosaves are not pushed (they are the hot path): answered counts and last saves are read with the page, at least this often. */
+const ANSWERS_MS = 30_000;
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, children = []) => {
@@ -82,7 +84,7 @@ function fmtTime(iso) {
 
 function fmtClock(iso) {
   if (!iso) return '—';
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 }
 
 function fmtDuration(ms) {
@@ -496,6 +498,7 @@ const live = {
   attempt: 0,
   retry: null,
   settle: null,
+  answers: null,
 
   start(examId) {
     this.stop();
@@ -508,7 +511,9 @@ const live = {
     this.examId = null;
     clearTimeout(this.retry);
     clearTimeout(this.settle);
+    clearInterval(this.answers);
     this.settle = null;
+    this.answers = null;
     if (this.socket) {
       const socket = this.socket;
       this.socket = null;
@@ -553,6 +558,8 @@ const live = {
   },
 
   down() {
+    clearInterval(this.answers);
+    this.answers = null;
     setLiveState('down');
     startFallbackPolling();
     const delay = Math.min(30_000, 1000 * 2 ** this.attempt) * (0.5 + Math.random() / 2);
@@ -590,6 +597,8 @@ function onPush(m) {
       poller = null;
       setLiveState('open');
       refresh(); // what changed before the socket opened
+      clearInterval(live.answers);
+      live.answers = setInterval(() => refreshRoster().catch(() => {}), ANSWERS_MS);
       break;
     case 'SESSION': {
       const row = exam.rows.get(m.sessionId);

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { launch, artifact, servePage } from './support/browser.mjs';
 import { REPO, upstreams, suiteSkip, operatorToken as mintOperatorToken } from './support/suite.mjs';
-import { signIn, newExamContext } from './support/scenario.mjs';
+import { signIn, newExamContext, question, waitSynced } from './support/scenario.mjs';
 
 const skip = await suiteSkip();
 const REPLICA = process.env.EXAM_E2E_SESSION_REPLICA_URL || null;
@@ -195,6 +195,9 @@ test('console: ten tab switches on a candidate\'s page raise a flag that is push
 
 test('console: force-submit (after confirming) ends the candidate\'s page with its paper', { skip }, async () => {
   const target = exam.candidates[1];
+  await question(target.page, 'q6').locator('textarea').fill('Because the proof holds for every case, as shown.');
+  await question(target.page, 'q1').getByLabel('4').check();
+  await waitSynced(target.page);
   await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).click();
   const dialog = proctor.getByRole('dialog');
   await dialog.getByText('It cannot be undone.').waitFor();
@@ -206,6 +209,7 @@ test('console: force-submit (after confirming) ends the candidate\'s page with i
   assert.ok(session.paperId);
   assert.match(await target.page.locator('#paper-info').textContent(), new RegExp(`paper ${session.paperId}`));
   await row(target.candidateId).filter({ hasText: 'submitted' }).waitFor({ timeout: 5000 });
+  await row(target.candidateId).filter({ hasText: '2 / 6' }).waitFor(); // answered, read with the page the change brought
   assert.ok(await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).isDisabled());
   // the other candidate is untouched
   assert.equal(await exam.candidates[0].page.evaluate(() => document.body.dataset.view), 'exam');
@@ -232,7 +236,7 @@ test('console: the force-submitted paper\'s result, and its essay marked from th
   await dialog.getByRole('button', { name: 'Close' }).click();
 });
 
-test('console: a roster of 250 sessions pages by 100 with the keyboard, filters by status, and keeps focus across polls', { skip }, async () => {
+test('console: a roster of 250 sessions pages by 100 with the keyboard, filters by status, and keeps focus across pushed updates', { skip }, async () => {
   const now = Date.now();
   const title = `Console e2e hall ${new Date(now).toISOString()}`;
   const { examId } = await operator('POST', '/api/v1/exams', {
