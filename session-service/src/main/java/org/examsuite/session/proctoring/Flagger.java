@@ -21,11 +21,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.device.OnlineTracker;
@@ -103,10 +105,10 @@ public class Flagger {
 
     /** One round over every exam as {@code consumerName}; returns how many flags it raised. */
     public Uni<Integer> runOnce(String consumerName) {
-        return currentExams().onItem().transformToMulti(exams -> Multi.createFrom().iterable(exams.entrySet()))
-                .onItem().transformToUni(exam -> exam(exam.getKey(), exam.getValue(), consumerName)
-                        .chain(flags -> offline(exam.getKey(), exam.getValue()).map(more -> flags + more)))
-                .merge(8).collect().asList().map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
+        return currentExams().chain(exams -> Multi.createFrom().iterable(exams.entrySet())
+                .onItem().transformToUni(exam -> exam(exam.getKey(), exam.getValue(), consumerName))
+                .merge(8).collect().asList().map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
+                .chain(flags -> offline(exams).map(more -> flags + more)));
     }
 
     /**
@@ -226,21 +228,35 @@ public class Flagger {
      * if that passed) is flagged, with when it was last heard from as the evidence. A session never
      * heard from counts from its start. Noticed while it lasts: the rule looks every round.
      */
-    private Uni<Integer> offline(String examId, List<ProctoringRule> examRules) {
-        List<ProctoringRule> offlineRules = examRules.stream()
-                .filter(rule -> rule.kind() == ProctoringRule.Kind.OFFLINE_NEAR_DEADLINE).toList();
+    private Uni<Integer> offline(Map<String, List<ProctoringRule>> exams) {
+        Map<String, List<ProctoringRule>> offlineRules = new HashMap<>();
+        exams.forEach((examId, examRules) -> {
+            List<ProctoringRule> offline = examRules.stream()
+                    .filter(rule -> rule.kind() == ProctoringRule.Kind.OFFLINE_NEAR_DEADLINE).toList();
+            if (!offline.isEmpty()) {
+                offlineRules.put(examId, offline);
+            }
+        });
         if (offlineRules.isEmpty()) {
             return Uni.createFrom().item(0);
         }
         Instant now = clock.instant();
-        long reach = offlineRules.stream().mapToLong(rule -> rule.lastSeconds() - rule.offlineSeconds()).max().orElse(0);
-        return sessions.runningWithDeadline(pool, examId, now.minus(AFTER_CLOSE), now.plusSeconds(reach))
-                .chain(rows -> rows.isEmpty() ? Uni.createFrom().item(0)
-                        : online.lastSeen(examId, rows.stream().map(SessionRow::sessionId).toList())
-                                .chain(seen -> Multi.createFrom().range(0, rows.size())
-                                        .onItem().transformToUni(i -> offlineFlags(examId, rows.get(i), seen.get(i), offlineRules, now))
-                                        .merge(16).collect().asList()
-                                        .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())));
+        long reach = offlineRules.values().stream().flatMap(List::stream)
+                .mapToLong(rule -> rule.lastSeconds() - rule.offlineSeconds()).max().orElse(0);
+        // one statement for every exam with the rule; then each exam's online set once
+        return sessions.runningWithDeadline(pool, List.copyOf(offlineRules.keySet()), now.minus(AFTER_CLOSE), now.plusSeconds(reach))
+                .chain(rows -> Multi.createFrom().iterable(rows.stream()
+                        .collect(Collectors.groupingBy(SessionRow::examId)).entrySet())
+                        .onItem().transformToUni(exam -> offline(exam.getKey(), exam.getValue(), offlineRules.get(exam.getKey()), now))
+                        .merge(8).collect().asList().map(counts -> counts.stream().mapToInt(Integer::intValue).sum()));
+    }
+
+    private Uni<Integer> offline(String examId, List<SessionRow> rows, List<ProctoringRule> offlineRules, Instant now) {
+        return online.lastSeen(examId, rows.stream().map(SessionRow::sessionId).toList())
+                .chain(seen -> Multi.createFrom().range(0, rows.size())
+                        .onItem().transformToUni(i -> offlineFlags(examId, rows.get(i), seen.get(i), offlineRules, now))
+                        .merge(16).collect().asList()
+                        .map(counts -> counts.stream().mapToInt(Integer::intValue).sum()));
     }
 
     private Uni<Integer> offlineFlags(String examId, SessionRow row, Double seenMs, List<ProctoringRule> offlineRules, Instant now) {
