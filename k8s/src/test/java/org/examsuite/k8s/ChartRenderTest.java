@@ -226,7 +226,7 @@ class ChartRenderTest {
             for (JsonNode match : rule.path("matches")) {
                 String path = match.at("/path/value").asText();
                 if (match.at("/path/type").asText().equals("RegularExpression")) {
-                    assertEquals("^/api/v1/sessions/[^/]+/live$", path);
+                    assertEquals("^/api/v1/(sessions|exams)/[^/]+/live$", path);
                     assertTrue("/api/v1/sessions/s-1/live".matches(path.substring(1, path.length() - 1)));
                     assertEquals(fullName("session-service"), backend);
                     assertEquals("3600s", rule.at("/timeouts/request").asText());
