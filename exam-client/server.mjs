@@ -47,6 +47,7 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
   '.ts': 'text/plain; charset=utf-8',
 };
 

@@ -313,7 +313,7 @@ smoke_images() {
       IMAGE_RUN_ENV=()
       pid="$(run_image "$dir" "$LOG_DIR/image-run-exam-client.log")" || { failed=1; continue; }
       local path status ok=1
-      for path in / /sw.js /console/ /sdk/index.js; do
+      for path in / /sw.js /console/ /sdk/index.js /content.js /vendor/katex/katex.mjs /vendor/katex/fonts/KaTeX_Main-Regular.woff2; do
         status=000
         for _ in $(seq 1 20); do
           status="$(http_status 127.0.0.1 "$port" "$path")"
@@ -324,7 +324,7 @@ smoke_images() {
       done
       [ "$(http_status 127.0.0.1 "$port" /internal/x)" = 404 ] || { warn "exam page image serves /internal"; ok=""; }
       stop_image "$dir" "$pid"
-      if [ -n "$ok" ]; then say "ran $repo: /, /sw.js, /console/, /sdk/index.js served as $(jq -r .config.User "$dir.config.json")"; else failed=1; log_tail "$LOG_DIR/image-run-exam-client.log"; fi
+      if [ -n "$ok" ]; then say "ran $repo: /, /sw.js, /console/, /sdk/index.js, /content.js and the vendored KaTeX served as $(jq -r .config.User "$dir.config.json")"; else failed=1; log_tail "$LOG_DIR/image-run-exam-client.log"; fi
       continue
     fi
     svc="${repo##*/}"

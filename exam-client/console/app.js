@@ -1,9 +1,12 @@
 /**
  * The proctor console: plain ES module, no framework, no build step. Everything the server
- * sends is shown with textContent (never innerHTML). The operator token lives in this tab's
- * sessionStorage and travels only in the Authorization header — or, for the exam's watch socket,
- * in Sec-WebSocket-Protocol, as browsers allow (docs/api.md §3.9) — never in a URL or a log.
- * Live updates come over that socket; while it is down the console polls every 2 s.
+ * sends is shown with textContent (never innerHTML), except the prompts and options of Markdown
+ * questions, which go through the exam page's renderer (/content.js: markdown-it without raw
+ * HTML, DOMPurify, KaTeX, highlight.js), loaded when the questions are first shown. The operator
+ * token lives in this tab's sessionStorage and travels only in the Authorization header — or, for
+ * the exam's watch socket, in Sec-WebSocket-Protocol, as browsers allow (docs/api.md §3.9) —
+ * never in a URL or a log. Live updates come over that socket; while it is down the console
+ * polls every 2 s.
  */
 const TOKEN_KEY = 'examConsole.operatorToken';
 const POLL_MS = 2000;
@@ -254,6 +257,7 @@ async function openExam(examId) {
     const details = await api('GET', `/api/v1/exams/${enc(examId)}`);
     exam.questions = details.questions || [];
     $('exam-heading').textContent = details.title;
+    showQuestions(details.questions || []);
     document.title = `${details.title} — Proctor console`;
   } catch (err) {
     if (err.status === 404) {
@@ -265,6 +269,33 @@ async function openExam(examId) {
   $('exam-heading').focus();
   await refresh();
   live.start(examId);
+}
+
+/** The exam's questions with their keys, in a closed <details>: drawn when first opened. */
+function showQuestions(questions) {
+  const view = $('questions-view');
+  view.open = false;
+  $('questions-list').replaceChildren();
+  view.querySelector('summary').textContent = `Questions and keys (${questions.length})`;
+  view.ontoggle = async () => {
+    if (!view.open || $('questions-list').childElementCount) return;
+    const markdown = questions.some((q) => q.format === 'markdown');
+    const content = markdown ? await import('/content.js').catch(() => null) : null;
+    const text = (tag, value, format) => {
+      const node = el(tag, { className: 'question-text' });
+      if (format === 'markdown' && content) content.showContent(node, value, format);
+      else node.textContent = String(value ?? '');
+      return node;
+    };
+    $('questions-list').replaceChildren(...questions.map((q) => {
+      const item = el('li', { className: 'question-item', 'data-question-id': q.id });
+      item.append(el('p', { className: 'question-meta', text: `${q.id} · ${q.type} · ${q.points} ${q.points === 1 ? 'point' : 'points'}${q.format === 'markdown' ? ' · Markdown' : ''}` }));
+      item.append(text('div', q.prompt, q.format));
+      if (Array.isArray(q.options)) item.append(el('ul', { className: 'question-options' }, q.options.map((o) => el('li', {}, [text('div', o, q.format)]))));
+      if (q.key !== undefined && q.key !== null) item.append(el('p', { className: 'question-key', text: `Key: ${JSON.stringify(q.key)}` }));
+      return item;
+    }));
+  };
 }
 
 let refreshing = false;

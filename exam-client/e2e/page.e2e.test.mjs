@@ -60,7 +60,9 @@ test('page renders every question type as text only, accessibly (fake API)', { s
   assert.equal(await page.getByRole('status').count(), 1);
   assert.equal(await page.getByRole('timer').count(), 1);
   assert.match(await page.getByRole('timer').textContent(), /^\d?:?\d\d:\d\d$/);
-  // Keyboard only: Tab reaches the answer controls.
+  // Keyboard only: Tab reaches the next question's flag, then its answer control.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Flag question 6 for review');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'answer-6', 'Tab moves from question 5 to question 6');
   await waitSynced(page);

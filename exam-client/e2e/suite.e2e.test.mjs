@@ -145,3 +145,58 @@ test('suite: the page holds an open live socket during the exam; a WARNING sent 
   assert.equal(heartbeats, before, 'still no heartbeat needed');
   await context.close();
 });
+
+test('suite: session-service refuses unsafe Markdown; a math + code question renders; review flags live in the real draft and never in the paper', { skip }, async () => {
+  const now = Date.now();
+  const exam = (questions) => ({ title: 'Rich e2e', opensAt: new Date(now - 60_000).toISOString(), closesAt: new Date(now + 3 * 3600_000).toISOString(), durationSeconds: 3600, questions });
+  const refused = await fetch(`${upstreams.session}/api/v1/exams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(exam([{ id: 'x1', type: 'ESSAY', format: 'markdown', prompt: 'Hi <img src=x onerror=alert(1)>', points: 1 }])),
+  });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.headers.get('content-type'), 'application/problem+json');
+  const problem = await refused.json();
+  assert.equal(problem.code, 'UNSAFE_CONTENT');
+  assert.equal(problem.questionId, 'x1');
+  assert.equal(problem.field, 'questions[0].prompt');
+
+  const { examId } = await operator('POST', 'session', '/api/v1/exams', exam([
+    { id: 'm1', type: 'ESSAY', format: 'markdown', prompt: 'Show that $\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}$:\n\n```js\nconst sum = (n) => (n * (n + 1)) / 2;\n```', points: 2 },
+    { id: 'm2', type: 'SINGLE', format: 'markdown', prompt: 'Pick $\\pi$', options: ['$3.14$', '$2.72$'], points: 1, key: '$3.14$' },
+  ]));
+  const candidateId = `c-e2e-${randomBytes(4).toString('hex')}`;
+  const enrolled = await operator('POST', 'session', `/api/v1/exams/${examId}/candidates`, { candidates: [{ candidateId }] });
+  const context = await newExamContext(browser);
+  try {
+    const page = await context.newPage();
+    await signIn(page, baseUrl, { examId, candidateId, accessCode: enrolled.candidates[0].accessCode });
+    await page.locator('fieldset[data-question-id="m1"] .math-inline .katex').waitFor();
+    assert.equal(await page.locator('fieldset[data-question-id="m1"] pre code.hljs .hljs-keyword').first().textContent(), 'const');
+    await page.locator('fieldset[data-question-id="m2"]').getByRole('radio').first().check();
+    await page.getByRole('button', { name: 'Flag question 1 for review' }).click();
+    await page.waitForFunction(() => window.examClient.pendingCount() === 0 && document.body.dataset.status === 'saved');
+    const sessionId = await page.evaluate(() => window.examClient.sessionId);
+    const draft = await operator('GET', 'answer', `/api/v1/answers/${sessionId}`);
+    assert.deepEqual(draft.answers['~review'].value, ['m1'], 'answer-service holds the flags');
+    assert.equal(draft.answers.m2.value, '$3.14$');
+    await page.getByRole('button', { name: 'Submit my answers' }).click();
+    await page.getByRole('dialog', { name: 'Submit your answers?' }).getByRole('button', { name: 'Submit anyway' }).click();
+    await page.waitForFunction(() => document.body.dataset.view === 'done', null, { timeout: 60_000 });
+    const paperId = await page.evaluate(() => window.examClient.paper.paperId);
+    const paper = await operator('GET', 'submission', `/api/v1/submissions/${paperId}`);
+    assert.deepEqual(Object.keys(paper.answers), ['m2'], 'the paper holds answers only');
+    // the proctor console shows the same question rendered, with its key
+    const proctor = await context.newPage();
+    await proctor.goto(`${baseUrl}/console/`);
+    await proctor.getByRole('textbox', { name: 'Operator token' }).fill(operatorToken);
+    await proctor.getByRole('button', { name: 'Sign in' }).click();
+    await proctor.goto(`${baseUrl}/console/#/exams/${examId}`);
+    await proctor.getByText('Questions and keys (2)').click();
+    await proctor.locator('[data-question-id="m1"] .math-inline .katex').waitFor();
+    assert.equal(await proctor.locator('[data-question-id="m1"] pre code.hljs .hljs-keyword').first().textContent(), 'const');
+    assert.equal(await proctor.locator('[data-question-id="m2"] .question-key').textContent(), 'Key: "$3.14$"');
+  } finally {
+    await context.close();
+  }
+});

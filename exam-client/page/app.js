@@ -1,9 +1,12 @@
 /**
- * The reference exam page. Everything the server sends is shown with textContent (never
- * innerHTML), so question text cannot inject markup. The SDK does the hard part: answers
- * are on this device before any request, sync when they can, and submit exactly once.
+ * The reference exam page. Plain-text questions are shown with textContent (never innerHTML),
+ * so their text cannot inject markup; Markdown questions (`format: "markdown"`) go through
+ * content.js (markdown-it without raw HTML, DOMPurify, KaTeX, highlight.js), loaded only when an
+ * exam has one. The SDK does the hard part: answers and review flags are on this device before
+ * any request, sync when they can, and submit exactly once.
  */
 import { ExamClient } from '/sdk/index.js';
+import { Navigator, summarize, isAnswerValue } from '/navigator.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, children = []) => {
@@ -46,7 +49,9 @@ const LOGIN_ERRORS = {
 };
 
 let client = null;
-const inputsByQuestion = new Map(); // questionId → {fieldset, read(), write(value)}
+let content = null; // content.js once an exam has a Markdown question
+const inputsByQuestion = new Map(); // questionId → {fieldset, flag, read(), write(value)}
+const navigator_ = new Navigator({ list: $('navigator-list'), progress: $('progress'), jump: jumpTo });
 let timerHandle = null;
 let announced = new Set();
 
@@ -105,6 +110,14 @@ $('login-form').addEventListener('submit', async (event) => {
 
 // ------------------------------------------------------------------ questions
 
+/** A question's text: rendered Markdown when the question says so and content.js is here, else the text itself. */
+function textNode(tag, props, text, format) {
+  const node = el(tag, props);
+  if (format === 'markdown' && content) content.showContent(node, text, format);
+  else node.textContent = String(text ?? '');
+  return node;
+}
+
 function renderQuestions() {
   const form = $('questions');
   form.replaceChildren();
@@ -113,28 +126,40 @@ function renderQuestions() {
     const n = index + 1;
     const promptId = `prompt-${n}`;
     const legendText = `Question ${n}${Number.isFinite(q.points) ? ` (${q.points} ${q.points === 1 ? 'point' : 'points'})` : ''}`;
-    const fieldset = el('fieldset', { className: 'question', id: `question-${n}`, 'aria-describedby': promptId, 'data-question-id': q.id, 'data-type': q.type });
-    fieldset.append(el('legend', { text: legendText }), el('p', { className: 'prompt', id: promptId, text: String(q.prompt ?? '') }));
+    const fieldset = el('fieldset', { className: 'question', id: `question-${n}`, tabIndex: -1, 'aria-describedby': promptId, 'data-question-id': q.id, 'data-type': q.type });
+    const markdown = q.format === 'markdown';
+    const flag = el('button', { type: 'button', className: 'flag', text: 'Flag for review', 'aria-pressed': 'false', 'aria-label': `Flag question ${n} for review` });
+    fieldset.append(
+      el('legend', { text: legendText }),
+      el('div', { className: 'question-tools' }, [flag]),
+      textNode(markdown ? 'div' : 'p', { className: 'prompt', id: promptId }, q.prompt, q.format),
+    );
     const control = controlFor(q, n, promptId);
     fieldset.append(...control.nodes);
     const error = el('p', { className: 'error', id: `error-${n}`, 'aria-live': 'polite' });
     fieldset.append(error);
     control.error = error;
     control.fieldset = fieldset;
+    control.flag = flag;
     inputsByQuestion.set(q.id, control);
     form.append(fieldset);
     control.write(client.answer(q.id));
     control.onChange((value) => save(q.id, value, control));
+    flag.addEventListener('click', () => toggleFlag(q.id, n, control));
+    fieldset.addEventListener('focusin', () => navigator_.setCurrent(n));
   });
+  navigator_.render(client.questions);
+  showFlags();
 }
 
-function choiceList(name, items, type) {
+function choiceList(name, items, type, format) {
   const inputs = [];
   const nodes = items.map(({ label, value }, i) => {
     const input = el('input', { type, name, id: `${name}-${i}` });
     input.dataset.value = JSON.stringify(value);
     inputs.push(input);
-    return el('label', { className: 'choice', for: input.id }, [input, document.createTextNode(` ${label}`)]);
+    const text = format === 'markdown' && content ? textNode('span', { className: 'option' }, label, format) : document.createTextNode(` ${label}`);
+    return el('label', { className: 'choice', for: input.id }, [input, text]);
   });
   return { inputs, nodes };
 }
@@ -146,7 +171,7 @@ function controlFor(q, n, promptId) {
     case 'SINGLE':
     case 'TRUE_FALSE': {
       const items = q.type === 'SINGLE' ? options.map((o) => ({ label: o, value: o })) : [{ label: 'True', value: true }, { label: 'False', value: false }];
-      const { inputs, nodes } = choiceList(name, items, 'radio');
+      const { inputs, nodes } = choiceList(name, items, 'radio', q.format);
       const clear = el('button', { type: 'button', className: 'link', text: 'Clear my answer' });
       clear.setAttribute('aria-label', `Clear the answer to question ${n}`);
       return {
@@ -167,7 +192,7 @@ function controlFor(q, n, promptId) {
       };
     }
     case 'MULTIPLE': {
-      const { inputs, nodes } = choiceList(name, options.map((o) => ({ label: o, value: o })), 'checkbox');
+      const { inputs, nodes } = choiceList(name, options.map((o) => ({ label: o, value: o })), 'checkbox', q.format);
       return {
         nodes,
         controls: inputs,
@@ -234,6 +259,47 @@ async function save(questionId, value, control) {
   } catch (err) {
     control.error.textContent = err.code === 'EDITING_LOCKED' ? 'This answer can no longer be changed.' : `Not saved: ${err.detail || err.code}`;
   }
+  showProgress();
+}
+
+// ------------------------------------------------------------------ navigator, flags, progress
+
+function currentSummary() {
+  return summarize(client.questions, (id) => isAnswerValue(client.answer(id)), (id) => client.isFlagged(id));
+}
+
+function showProgress() {
+  if (client) navigator_.update(currentSummary());
+}
+
+function showFlags() {
+  for (const [id, control] of inputsByQuestion) {
+    const flagged = client.isFlagged(id);
+    control.flag.setAttribute('aria-pressed', String(flagged));
+    control.flag.textContent = flagged ? 'Flagged for review' : 'Flag for review';
+    control.fieldset.dataset.flagged = String(flagged);
+  }
+  showProgress();
+}
+
+async function toggleFlag(questionId, n, control) {
+  const flagged = control.flag.getAttribute('aria-pressed') !== 'true';
+  try {
+    await client.setFlag(questionId, flagged);
+    $('announce').textContent = flagged ? `Question ${n} flagged for review.` : `Question ${n} no longer flagged.`;
+  } catch (err) {
+    control.error.textContent = err.code === 'EDITING_LOCKED' ? 'The exam can no longer be changed.' : `Flag not saved: ${err.detail || err.code}`;
+  }
+  showFlags();
+}
+
+/** Follow a navigator link: the question is scrolled to and takes the focus (its fieldset). */
+function jumpTo(n) {
+  const fieldset = $(`question-${n}`);
+  if (!fieldset) return;
+  fieldset.scrollIntoView({ block: 'start' });
+  fieldset.focus({ preventScroll: true });
+  navigator_.setCurrent(n);
 }
 
 function applyLock() {
@@ -317,6 +383,7 @@ function tick() {
 // ------------------------------------------------------------------ the exam
 
 function showDone(paper) {
+  if ($('confirm').open) $('confirm').close();
   show('done');
   clearInterval(timerHandle);
   $('timer').textContent = '';
@@ -329,7 +396,33 @@ function showDone(paper) {
   $('done-heading').focus();
 }
 
+/** The confirmation before the one submit: what is not answered and what is flagged, each a way back to it. */
+function confirmSubmit() {
+  const summary = currentSummary();
+  const dialog = $('confirm');
+  const all = summary.answered === summary.total;
+  $('confirm-summary').textContent = `You have answered ${summary.answered} of ${summary.total} questions.${all ? '' : ` ${summary.unanswered.length === 1 ? 'One question has' : `${summary.unanswered.length} questions have`} no answer.`} Once submitted, your answers cannot be changed.`;
+  const list = (sectionId, headingText, items) => {
+    const section = $(sectionId);
+    section.hidden = items.length === 0;
+    section.querySelector('h3').textContent = headingText;
+    section.querySelector('ul').replaceChildren(...items.map(({ n }) => {
+      const go = el('button', { type: 'button', className: 'link', text: `Question ${n}` });
+      go.addEventListener('click', () => {
+        dialog.close();
+        jumpTo(n);
+      });
+      return el('li', {}, [go]);
+    }));
+  };
+  list('confirm-unanswered', `Not answered (${summary.unanswered.length})`, summary.unanswered);
+  list('confirm-flagged', `Flagged for review (${summary.flagged.length})`, summary.flagged);
+  $('confirm-submit').textContent = all && summary.flagged.length === 0 ? 'Submit now' : 'Submit anyway';
+  dialog.showModal();
+}
+
 async function submit() {
+  if ($('confirm').open) $('confirm').close();
   const button = $('submit-button');
   button.disabled = true;
   button.textContent = 'Submitting…';
@@ -354,7 +447,9 @@ async function openExam(c) {
   c.on('lock', applyLock);
   c.on('answers', ({ questionIds }) => {
     for (const q of questionIds) inputsByQuestion.get(q)?.write(c.answer(q));
+    showProgress();
   });
+  c.on('flags', showFlags);
   c.on('submitted', (paper) => showDone(paper));
   c.on('live', ({ state }) => showLive(state));
   c.on('pause', ({ paused }) => {
@@ -368,6 +463,10 @@ async function openExam(c) {
   if (c.state === 'submitted') {
     showDone(c.paper);
     return;
+  }
+  if (c.questions.some((q) => q.format === 'markdown')) {
+    // Offline without the module cached, Markdown is shown as its text: never as HTML.
+    content = await import('/content.js').catch(() => null);
   }
   renderQuestions();
   show('exam');
@@ -383,7 +482,9 @@ async function openExam(c) {
   document.body.dataset.ready = 'exam';
 }
 
-$('submit-button').addEventListener('click', submit);
+$('submit-button').addEventListener('click', confirmSubmit);
+$('confirm-submit').addEventListener('click', submit);
+$('confirm-cancel').addEventListener('click', () => $('confirm').close());
 $('signout-button').addEventListener('click', async () => {
   await client?.close();
   client = null;

@@ -31,6 +31,7 @@ import { reconcileMethods } from './reconcile.js';
 import { submitMethods } from './submit.js';
 import { commandMethods } from './commands.js';
 import { eventMethods } from './events.js';
+import { reviewMethods, isReservedEntry } from './review.js';
 
 export const DEFAULT_OPTIONS = Object.freeze({
   baseUrl: '',
@@ -241,10 +242,10 @@ export class ExamClient {
     return this.session.submit?.paper ?? (this.session.paperId ? { paperId: this.session.paperId } : null);
   }
 
-  /** The current answer of every question that has one: {questionId: value}. */
+  /** The current answer of every question that has one: {questionId: value} (never the review flags). */
   answers() {
     const out = {};
-    for (const [q, r] of this._answers) if (r.value !== null && r.value !== undefined) out[q] = r.value;
+    for (const [q, r] of this._answers) if (r.value !== null && r.value !== undefined && !isReservedEntry(q)) out[q] = r.value;
     return out;
   }
 
@@ -321,7 +322,8 @@ export class ExamClient {
    * Events: 'status' (StatusEvent), 'lock' ({reason}), 'answers' ({questionIds} changed by a
    * merge), 'submitted' (paper), 'stale' ([{questionId, heldVersion}]), 'rejected'
    * ({questionId, error}), 'command' (proctor command, once per id whether it came by socket or
-   * heartbeat), 'heartbeat' (body), 'live' ({state, ...}: the live channel), 'warning' (error).
+   * heartbeat), 'heartbeat' (body), 'live' ({state, ...}: the live channel), 'flags'
+   * ({questionIds}: the questions flagged for review, after setFlag or a merge), 'warning' (error).
    */
   on(type, fn) {
     if (!this._listeners.has(type)) this._listeners.set(type, new Set());
@@ -514,7 +516,7 @@ export class ExamClient {
 
 // ExamClient's behaviour by concern, a module each; the state they share is the instance's
 // (the constructor lists it). Installed as the class's own methods are: not enumerable.
-for (const methods of [autosaveMethods, reconcileMethods, submitMethods, commandMethods, eventMethods]) {
+for (const methods of [autosaveMethods, reconcileMethods, submitMethods, commandMethods, eventMethods, reviewMethods]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     Object.defineProperty(ExamClient.prototype, name, { ...descriptor, enumerable: false });
   }

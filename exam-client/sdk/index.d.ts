@@ -10,6 +10,12 @@ export interface Question {
   options?: string[];
   points?: number;
   scoring?: 'PARTIAL' | 'ALL_OR_NOTHING';
+  /**
+   * How prompt and options are written: absent or 'text' = plain text (show it as text only);
+   * 'markdown' = CommonMark with $…$ / $$…$$ LaTeX and fenced code, checked by the server at
+   * exam creation (docs/api.md §4.5); render it with raw HTML off and sanitise the result.
+   */
+  format?: 'text' | 'markdown';
 }
 
 /** SINGLE: option; MULTIPLE: options; TRUE_FALSE: boolean; FILL/ESSAY: string; NUMERIC: number; null clears. */
@@ -185,6 +191,8 @@ export interface ExamClientEvents {
   live: LiveEvent;
   /** A proctor paused or resumed the session (or its exam): the clock stands still while paused; answers are still saved. */
   pause: { paused: boolean; remainingMs: number | null };
+  /** The questions flagged for review, in the paper's order: after setFlag, and when a merge brought another device's flags. */
+  flags: { questionIds: string[] };
   warning: unknown;
 }
 
@@ -219,6 +227,16 @@ export declare class ExamClient {
 
   /** Writes IndexedDB first; rejects with ApiError EDITING_LOCKED | UNKNOWN_QUESTION | INVALID_ANSWER. */
   setAnswer(questionId: string, value: AnswerValue): Promise<{ version: number }>;
+  /**
+   * The candidate's own flag for review on a question (or its removal): kept in the draft's
+   * reserved entry REVIEW_FLAGS_ID, written to IndexedDB first and autosaved like an answer, so
+   * it survives a reload and reaches another device; never part of the paper. Rejects with
+   * ApiError EDITING_LOCKED | UNKNOWN_QUESTION.
+   */
+  setFlag(questionId: string, flagged: boolean): Promise<{ flagged: string[] }>;
+  /** The questions flagged for review, in the paper's order. */
+  reviewFlags(): string[];
+  isFlagged(questionId: string): boolean;
   /** Send pending answers now instead of after the debounce. */
   flush(): Promise<void>;
   /** Idempotent: the same promise while submitting; the paper once submitted. */
@@ -233,6 +251,9 @@ export declare class ExamClient {
 
   on<K extends keyof ExamClientEvents>(type: K, listener: (detail: ExamClientEvents[K]) => void): () => void;
 }
+
+/** The draft entry that holds the review flags ("~review"; no question id starts with "~"). */
+export declare const REVIEW_FLAGS_ID: '~review';
 
 export declare const ClientCodes: Readonly<{
   NETWORK_ERROR: 'NETWORK_ERROR';

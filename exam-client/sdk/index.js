@@ -8,3 +8,4 @@ export { LiveChannel, DEFAULT_LIVE, LIVE_CLOSE, LIVE_SUBPROTOCOL, liveUrl } from
 export { WriterLock } from './writer-lock.js';
 export { PROCTOR_EVENTS, watchProctoring } from './proctor.js';
 export { invalidReason, QUESTION_TYPES } from './validate.js';
+export { REVIEW_FLAGS_ID } from './review.js';

@@ -8,6 +8,7 @@ import { isRetryable } from './retry.js';
 import { parseTime } from './time.js';
 import { mergeDraft, withEpochs } from './merge.js';
 import { isDirty, isRejectedAsIs, deadlineFrom } from './records.js';
+import { REVIEW_FLAGS_ID } from './review.js';
 
 export const reconcileMethods = {
   /**
@@ -80,6 +81,7 @@ export const reconcileMethods = {
         }
       });
       if (changed.adopted.length) this._emit('answers', { questionIds: changed.adopted });
+      if (changed.adopted.includes(REVIEW_FLAGS_ID)) this._emit('flags', { questionIds: this.reviewFlags() });
     } catch (err) {
       if (!isRetryable(err) && err.code !== ClientCodes.ABORTED) await this._onFinalError(err);
       return;

@@ -5,6 +5,7 @@
  */
 import { ApiError, ClientCodes } from './errors.js';
 import { isRetryable } from './retry.js';
+import { isReservedEntry } from './review.js';
 
 export const submitMethods = {
   /**
@@ -27,6 +28,7 @@ export const submitMethods = {
       const rows = await this._store.getAnswers(this.sessionId);
       const answers = {};
       for (const [q, r] of [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (isReservedEntry(q)) continue; // the review flags stay in the draft, never in the paper
         answers[q] = { value: r.value ?? null, version: r.version };
       }
       const body = JSON.stringify({ sessionId: this.sessionId, answers });

@@ -110,3 +110,27 @@ test('the service worker keeps every SDK module for an offline reload (a module 
   const modules = (await readdir(new URL('../sdk/', import.meta.url))).filter((f) => f.endsWith('.js')).sort();
   assert.deepEqual(cached, modules);
 });
+
+test('the service worker keeps the page\'s own modules and the vendored scripts and styles; fonts are served as fonts', async () => {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const sw = await readFile(new URL('../page/sw.js', import.meta.url), 'utf8');
+  const pageModules = (await readdir(new URL('../page/', import.meta.url))).filter((f) => f.endsWith('.js') && f !== 'sw.js');
+  for (const f of pageModules) assert.ok(sw.includes(`'/${f}'`), `sw.js keeps /${f}`);
+  const { vendoredFiles } = await import('../scripts/vendor.mjs');
+  for (const [, , to] of vendoredFiles()) {
+    if (/\.(mjs|js|css)$/.test(to)) assert.ok(sw.includes(`'/vendor/${to}'`), `sw.js keeps /vendor/${to}`);
+  }
+  const server = createExamClientServer({ upstreams: { session: 'http://127.0.0.1:1', answer: 'http://127.0.0.1:1', submission: 'http://127.0.0.1:1', grading: 'http://127.0.0.1:1' } });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const font = await fetch(`${base}/vendor/katex/fonts/KaTeX_Main-Regular.woff2`);
+    assert.equal(font.status, 200);
+    assert.equal(font.headers.get('content-type'), 'font/woff2');
+    assert.match(font.headers.get('content-security-policy'), /default-src 'self'/);
+    const katexModule = await fetch(`${base}/vendor/katex/katex.mjs`);
+    assert.match(katexModule.headers.get('content-type'), /javascript/);
+  } finally {
+    server.close();
+  }
+});

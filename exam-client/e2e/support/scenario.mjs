@@ -180,7 +180,9 @@ export async function submitJourney({ page, papers, sessionId, token }) {
     }
     await route.continue().catch(() => {});
   });
-  await page.getByRole('button', { name: 'Submit my answers' }).dblclick();
+  await page.getByRole('button', { name: 'Submit my answers' }).click();
+  await page.getByRole('dialog', { name: 'Submit your answers?' }).waitFor();
+  await page.getByRole('button', { name: /^Submit (now|anyway)$/ }).dblclick();
   await page.waitForFunction(() => window.examClient?.state === 'submitting');
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.view === 'done', null, { timeout: 60_000 });

@@ -355,6 +355,13 @@ export class FakeExamApi {
       // Like answer-service, name the refused answer (problem extension member questionId),
       // unless the test asks for the anonymous form.
       const extra = this.anonymousRejections ? {} : { questionId: c.questionId };
+      if (c.questionId === '~review') {
+        // the review flags: null, or distinct question ids of the exam (suite-common ReviewFlags)
+        const ids = exam.questions.map((x) => x.id);
+        const ok = c.value === null || (Array.isArray(c.value) && new Set(c.value).size === c.value.length && c.value.every((v) => ids.includes(v)));
+        if (!ok) return problem(400, 'INVALID_ANSWER', c.questionId, {}, extra);
+        continue;
+      }
       if (!q) return problem(400, 'UNKNOWN_QUESTION', c.questionId, {}, extra);
       if (c.value === 'INVALID') return problem(400, 'INVALID_ANSWER', c.questionId, {}, extra);
     }
@@ -389,6 +396,7 @@ export class FakeExamApi {
       const stamp = { epoch: claims.epoch, version: a.version };
       if (!merged[q] || stampGreater(stamp, merged[q])) merged[q] = { value: a.value, ...stamp };
     }
+    delete merged['~review']; // the review flags are never part of a paper
     const answers = {};
     for (const [q, a] of Object.entries(merged)) answers[q] = { value: a.value, version: a.version };
     const paper = {

@@ -1,5 +1,5 @@
 // Compile-only check that sdk/index.d.ts describes a usable API (npm run typecheck).
-import { ExamClient, ApiError, STATUS_MESSAGES, mergeDraft, DEFAULT_LIVE, type StatusEvent, type Paper, type LockReason, type LiveEvent, type LiveState } from '../../sdk/index.js';
+import { ExamClient, ApiError, STATUS_MESSAGES, mergeDraft, DEFAULT_LIVE, REVIEW_FLAGS_ID, type StatusEvent, type Paper, type LockReason, type LiveEvent, type LiveState } from '../../sdk/index.js';
 
 async function main(): Promise<void> {
   const client = (await ExamClient.resume()) ?? (await ExamClient.start({ examId: 'e', candidateId: 'c', accessCode: 'x' }, { debounceMs: 1500, baseUrls: { answer: 'https://a' } }));
@@ -19,6 +19,11 @@ async function main(): Promise<void> {
   await client.setAnswer('q6', null);
   // @ts-expect-error objects are not answer values
   await client.setAnswer('q7', { a: 1 });
+  const flagged: string[] = (await client.setFlag('q2', true)).flagged;
+  client.on('flags', ({ questionIds }: { questionIds: string[] }) => console.log(questionIds.length));
+  console.log(flagged, client.reviewFlags(), client.isFlagged('q2'), REVIEW_FLAGS_ID === '~review', client.questions[0]?.format === 'markdown');
+  // @ts-expect-error a flag is a boolean
+  await client.setFlag('q2', 'yes');
   const left: number | null = client.remainingMs();
   const paper: Paper = await client.submit();
   console.log(left, paper.paperId, STATUS_MESSAGES['offline-saved-locally'], client.state === 'submitted');

@@ -270,8 +270,11 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
     }
 
     /** The checks per change, in order; a question sent twice in one request: the later entry is the newer edit. */
-    /** An exam has at most 500 questions (session-service's ExamRequest), so no autosave needs more changes. */
-    static final int MAX_CHANGES = 500;
+    /**
+     * An exam has at most 500 questions (session-service's ExamRequest), and the draft holds the
+     * review flags beside them (ReviewFlags), so no autosave needs more changes.
+     */
+    static final int MAX_CHANGES = 501;
 
     private static AutosaveRequest checked(long version, List<Entry> entries, int maxValueBytes) {
         if (entries.size() > MAX_CHANGES) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.redis.RedisKeys;
 
 /**
@@ -77,6 +78,7 @@ public class ExamQuestions {
                 q.path("options").forEach(o -> options.add(o.asText()));
                 questions.put(q.path("id").asText(), Question.of(q.path("id").asText(), q.path("type").asText(), options));
             }
+            questions.put(ReviewFlags.ENTRY_ID, Question.reviewFlags(questions.keySet()));
             return Map.copyOf(questions);
         } catch (Exception e) {
             throw new IllegalStateException("unreadable published questions", e);

@@ -4,9 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.examsuite.common.answers.ReviewFlags;
 
-/** A frozen question as session-service publishes it: id, type and options (never the key). */
+/**
+ * A frozen question as session-service publishes it: id, type and options (never the key). The
+ * draft's reserved review-flags entry is one too, of type {@link #REVIEW_FLAGS}, whose "options"
+ * are the exam's question ids: every autosave path checks it as it checks an answer.
+ */
 public record Question(String id, String type, Set<String> options) {
+    static final String REVIEW_FLAGS = "REVIEW_FLAGS";
+
+    /** The reserved entry of an exam whose questions have these ids. */
+    static Question reviewFlags(Set<String> questionIds) {
+        return new Question(ReviewFlags.ENTRY_ID, REVIEW_FLAGS, Set.copyOf(questionIds));
+    }
 
     /**
      * Whether {@code value} is an answer of this question's type (docs/api.md §4.4);
@@ -22,6 +33,7 @@ public record Question(String id, String type, Set<String> options) {
             case "TRUE_FALSE" -> value.isBoolean();
             case "FILL", "ESSAY" -> value.isTextual();
             case "NUMERIC" -> value.isNumber() && Double.isFinite(value.doubleValue());
+            case REVIEW_FLAGS -> ReviewFlags.accepts(value, options);
             default -> false;
         };
     }

@@ -1,7 +1,7 @@
 -- Delta autosave: one atomic step per request (docs/api.md §3.3).
 -- KEYS[1] ses:{<sessionId>}:state  (published by session-service, read-only here)
 -- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, n, at, a:<questionId>;
---         n: the questions answered (value not null), at: when a change was last applied (ms) —
+--         n: the questions answered (value not null; not '~review'), at: when a change was last applied (ms) —
 --         the summary the roster asks for, kept here so that reading it costs no scan)
 -- KEYS[3] ans:{<sessionId>}:pending (hash: questionId -> rev of its last write not yet known to be in
 --         PostgreSQL, so the write-behind reads only those answers; see read.lua, persisted.lua)
@@ -53,13 +53,17 @@ local rev = (tonumber(meta[4] or '0') or 0) + 1
 local function answered(held)
   return held ~= nil and held ~= false and string.sub(held, -5) ~= ':null'
 end
+-- a reserved entry ('~review', the candidate's review flags) is not a question: never counted
+local function question(id)
+  return string.sub(id, 1, 1) ~= '~'
+end
 local n = tonumber(meta[6] or '')
 if not n then
   -- a draft from before 'n' was kept: counted once, then kept up to date
   n = 0
   local all = redis.call('HGETALL', KEYS[2])
   for j = 1, #all, 2 do
-    if string.sub(all[j], 1, 2) == 'a:' and answered(all[j + 1]) then
+    if string.sub(all[j], 1, 2) == 'a:' and question(string.sub(all[j], 3)) and answered(all[j + 1]) then
       n = n + 1
     end
   end
@@ -81,11 +85,13 @@ for i = 4, #ARGV, 2 do
   end
   if newer then
     local value = ARGV[2] .. ':' .. ARGV[3] .. ':' .. rev .. ':' .. ARGV[i + 1]
-    if answered(held) then
-      n = n - 1
-    end
-    if ARGV[i + 1] ~= 'null' then
-      n = n + 1
+    if question(ARGV[i]) then
+      if answered(held) then
+        n = n - 1
+      end
+      if ARGV[i + 1] ~= 'null' then
+        n = n + 1
+      end
     end
     written[field] = value
     draftWrites[#draftWrites + 1] = field

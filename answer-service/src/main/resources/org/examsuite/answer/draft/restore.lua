@@ -14,7 +14,7 @@ end
 local n = 0
 for i = 6, #ARGV, 2 do
   redis.call('HSET', KEYS[1], 'a:' .. ARGV[i], ARGV[i + 1])
-  if string.sub(ARGV[i + 1], -5) ~= ':null' then
+  if string.sub(ARGV[i], 1, 1) ~= '~' and string.sub(ARGV[i + 1], -5) ~= ':null' then
     n = n + 1
   end
 end

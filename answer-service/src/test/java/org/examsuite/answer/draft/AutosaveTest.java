@@ -115,14 +115,33 @@ class AutosaveTest {
     }
 
     @Test
+    void reviewFlagsAreADraftEntryThatConvergesByStamp() {
+        TestSession s = fixtures.session();
+        s.patch("{\"version\": 4, \"changes\": [{\"questionId\": \"q4\", \"value\": \"Paris\"},"
+                + " {\"questionId\": \"~review\", \"value\": [\"q6\", \"q1\"]}]}")
+                .statusCode(200).body("applied", contains("q4", "~review"));
+        s.patch(change(3, "~review", "[]")).statusCode(200).body("stale[0].questionId", equalTo("~review"));
+        s.draft().body("answers.'~review'.value", contains("q6", "q1")).body("answers.'~review'.version", equalTo(4))
+                .body("epochs.'~review'", equalTo(1));
+        s.patch(change(5, "~review", "null")).statusCode(200).body("applied", contains("~review"));
+        s.draft().body("answers.'~review'.value", nullValue());
+        // the entry holds distinct question ids of the exam; other reserved ids are no entries at all
+        for (String bad : List.of("[\"q99\"]", "[\"q1\", \"q1\"]", "\"q1\"", "[1]", "true")) {
+            s.patch(change(6, "~review", bad)).statusCode(400).body("code", equalTo("INVALID_ANSWER"))
+                    .body("questionId", equalTo("~review"));
+        }
+        s.patch(change(6, "~other", "[]")).statusCode(400).body("code", equalTo("UNKNOWN_QUESTION"));
+    }
+
+    @Test
     void everyBadInputHasItsCodeAndChangesNothing() {
         TestSession s = fixtures.session();
         s.patch(change(10, "q4", "\"kept\"")).statusCode(200);
         String before = s.draft().extract().asString();
         String big = "\"" + "x".repeat(64 * 1024) + "\"";
-        // 501 changes: more than an exam has questions, whatever they name (the limit, docs/limits.md)
+        // 502 changes: more than an exam has questions and the review flags, whatever they name (the limit, docs/limits.md)
         String tooMany = "{\"version\": 11, \"changes\": [" + String.join(",",
-                java.util.Collections.nCopies(501, "{\"questionId\": \"q4\", \"value\": \"a\"}")) + "]}";
+                java.util.Collections.nCopies(502, "{\"questionId\": \"q4\", \"value\": \"a\"}")) + "]}";
         List<Object[]> cases = List.of(
                 new Object[] {tooMany, 400, "INVALID_FIELD"},
                 new Object[] {change(0, "q4", "\"a\""), 400, "INVALID_FIELD"},

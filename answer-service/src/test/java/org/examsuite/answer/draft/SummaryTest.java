@@ -63,6 +63,8 @@ class SummaryTest {
         summary(a.sessionId()).body("summaries." + a.sessionId() + ".answered", equalTo(1));
         a.patch(change(5, "q6", "\"an essay\"")).statusCode(200);
         summary(a.sessionId()).body("summaries." + a.sessionId() + ".answered", equalTo(2));
+        a.patch(change(6, "~review", "[\"q1\"]")).statusCode(200); // the review flags are not an answer
+        summary(a.sessionId()).body("summaries." + a.sessionId() + ".answered", equalTo(2));
     }
 
     @Test
@@ -70,7 +72,8 @@ class SummaryTest {
         TestSession legacy = fixtures.session();
         // a draft an older release wrote: no n, no at
         redis.hash(String.class).hset(RedisKeys.draft(legacy.sessionId()), Map.of("gen", "1", "ver", "3", "rev", "2", "prev", "0",
-                "exam", legacy.examId(), "a:q1", "1:3:1:\"4\"", "a:q2", "1:2:2:null", "a:q4", "1:1:1:\"Lyon\""));
+                "exam", legacy.examId(), "a:q1", "1:3:1:\"4\"", "a:q2", "1:2:2:null", "a:q4", "1:1:1:\"Lyon\"",
+                "a:~review", "1:2:1:[\"q4\"]"));
         summary(legacy.sessionId()).body("summaries." + legacy.sessionId() + ".answered", equalTo(2))
                 .body("summaries." + legacy.sessionId() + ".lastSavedAt", nullValue());
         legacy.patch(change(7, "q3", "true")).statusCode(200);

@@ -47,7 +47,7 @@ public class ExamResource {
             content = @Content(mediaType = "application/json",
                     schema = @Schema(type = SchemaType.OBJECT, properties = @SchemaProperty(name = "examId", type = SchemaType.STRING))),
             headers = @Header(name = "Idempotent-Replayed", description = "true", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (with violations)")
+    @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (with violations), UNSAFE_CONTENT (a Markdown prompt or option the content policy refuses: with questionId, field, violations)")
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the key came with another exam)")
     public Uni<Response> create(@Valid @NotNull ExamRequest request,
             @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey) {

@@ -30,10 +30,11 @@ public class ExamService {
     private final Clock clock;
     private final ObjectMapper json;
     private final DefaultRules defaultRules;
+    private final RichContent content;
 
     @Inject
     ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json,
-            DefaultRules defaultRules) {
+            DefaultRules defaultRules, RichContent content) {
         this.defaultRules = defaultRules;
         this.pool = pool;
         this.store = store;
@@ -41,6 +42,7 @@ public class ExamService {
         this.published = published;
         this.clock = clock;
         this.json = json;
+        this.content = content;
     }
 
     public record Created(String examId, boolean replayed) {
@@ -53,6 +55,7 @@ public class ExamService {
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
         Instant now = clock.instant();
         List<Question> questions = ExamValidator.validate(request, now);
+        content.check(questions);
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
         List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
         Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),

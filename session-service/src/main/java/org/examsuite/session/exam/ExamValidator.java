@@ -55,7 +55,7 @@ final class ExamValidator {
                 v.add(at + ".id", "duplicate question id '" + q.id() + "'");
             }
             v.checkOptions(q, at);
-            normalised.add(v.checkKey(q, q.key(), q.tolerance(), q.scoring(), at));
+            normalised.add(v.checkKey(q.withDefaultFormat(), q.key(), q.tolerance(), q.scoring(), at));
         }
         if (exam.proctoringRules() != null) {
             v.checkRules(exam.proctoringRules());

@@ -1,5 +1,6 @@
 package org.examsuite.session.exam;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -28,15 +29,27 @@ public record Question(
         @NotNull @DecimalMin(value = "0", inclusive = false) @DecimalMax("1000") BigDecimal points,
         JsonNode key,
         @DecimalMin("0") @DecimalMax("1000000000") BigDecimal tolerance,
-        Scoring scoring) {
+        Scoring scoring,
+        QuestionFormat format) {
 
     public Question withKey(JsonNode newKey, BigDecimal newTolerance, Scoring newScoring) {
-        return new Question(id, type, prompt, options, points, newKey, newTolerance, newScoring);
+        return new Question(id, type, prompt, options, points, newKey, newTolerance, newScoring, format);
+    }
+
+    /** Plain text is the default and is stored as no format, so that older exams read the same. */
+    public Question withDefaultFormat() {
+        return format == QuestionFormat.TEXT ? new Question(id, type, prompt, options, points, key, tolerance, scoring, null)
+                : this;
+    }
+
+    @JsonIgnore
+    public boolean isMarkdown() {
+        return format == QuestionFormat.MARKDOWN;
     }
 
     /** What a candidate sees: no key, no tolerance, no scoring rule. */
     public CandidateQuestion forCandidate() {
-        return new CandidateQuestion(id, type, prompt, options, points);
+        return new CandidateQuestion(id, type, prompt, options, points, format);
     }
 
     /** What answer-service needs to check answers: ids, types, options. */
@@ -46,7 +59,8 @@ public record Question(
 
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record CandidateQuestion(String id, QuestionType type, String prompt, List<String> options, BigDecimal points) {
+    public record CandidateQuestion(String id, QuestionType type, String prompt, List<String> options, BigDecimal points,
+            QuestionFormat format) {
     }
 
     @RegisterForReflection

@@ -7,12 +7,15 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.problem.ApiException;
 
 /**
  * The client's final sheet {@code {"sessionId", "answers": {questionId: {"value", "version"}}}}
  * (docs/api.md §3.4), read from the raw body so that every limit is checked before anything
- * is stored: body size, number of answers, size of each value, id shapes, version range.
+ * is stored: body size, number of answers, size of each value, id shapes, version range. The
+ * draft's reserved review-flags entry may come with it (a client sends its whole sheet); it is
+ * checked for shape and left out.
  */
 public record FinalSheet(String sessionId, Map<String, Answer> answers, String canonicalBody) {
     /** Versions are integers in [1, 2^53): exact in every JSON implementation. */
@@ -63,7 +66,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
         if (answersNode == null || !answersNode.isObject()) {
             throw invalid("answers", "answers must be an object {questionId: {value, version}}.");
         }
-        if (answersNode.size() > limits.maxAnswers()) {
+        if (answersNode.size() - (answersNode.has(ReviewFlags.ENTRY_ID) ? 1 : 0) > limits.maxAnswers()) {
             throw ApiException.tooLarge("At most " + limits.maxAnswers() + " answers per sheet.");
         }
         Map<String, Answer> answers = new LinkedHashMap<>();
@@ -72,7 +75,8 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
             Map.Entry<String, JsonNode> field = fields.next();
             String questionId = field.getKey();
             String at = "answers." + questionId;
-            if (!ID.matcher(questionId).matches()) {
+            boolean reviewFlags = questionId.equals(ReviewFlags.ENTRY_ID);
+            if (!reviewFlags && !ID.matcher(questionId).matches()) {
                 throw invalid("answers", "Question ids are 1 to 128 characters of letters, digits and ._:-");
             }
             JsonNode answer = field.getValue();
@@ -93,7 +97,9 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
             if (value.toString().length() > limits.maxValueBytes()) {
                 throw ApiException.tooLarge("The value of " + questionId + " is larger than " + limits.maxValueBytes() + " bytes.");
             }
-            answers.put(questionId, new Answer(value, version.decimalValue().longValueExact()));
+            if (!reviewFlags) { // the candidate's review flags are accepted and never part of a paper
+                answers.put(questionId, new Answer(value, version.decimalValue().longValueExact()));
+            }
         }
         String canonical;
         try {

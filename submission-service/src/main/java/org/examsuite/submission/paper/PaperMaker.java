@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.submission.answer.SealedDraft;
@@ -333,6 +334,7 @@ public class PaperMaker {
     Paper assemble(SessionState session, String candidateId, String submittedBy, Instant submittedAt, SealedDraft draft,
             Map<String, StampedValue> kept) {
         Map<String, StampedValue> answers = new TreeMap<>(draft.answers());
+        answers.keySet().removeIf(ReviewFlags::isReserved); // the candidate's review flags: in the draft, never in a paper
         int lateChanges = draft.lateChanges();
         for (Map.Entry<String, StampedValue> sheetValue : kept.entrySet()) {
             if (sheetValue.getValue().newerThan(answers.get(sheetValue.getKey()))) {

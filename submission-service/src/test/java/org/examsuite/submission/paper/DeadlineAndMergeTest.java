@@ -60,6 +60,18 @@ class DeadlineAndMergeTest extends SubmissionTestBase {
     }
 
     @Test
+    void theReviewFlagsOfDraftAndSheetAreNeverInThePaper() {
+        Session s = session();
+        Stubs.DRAFTS.put(s.id(), "{\"q1\":{\"value\":\"a\",\"version\":2,\"epoch\":1},"
+                + "\"~review\":{\"value\":[\"q1\"],\"version\":3,\"epoch\":1}}");
+        submit(s, "k-1", sheet(s.id(), "q2", "\"b\"", 4, "~review", "[\"q1\", \"q2\"]", 5)).statusCode(201)
+                .body("answers.q1.value", equalTo("a"))
+                .body("answers.q2.value", equalTo("b"))
+                .body("answers", not(hasKey("~review")))
+                .body("answerCount", equalTo(2));
+    }
+
+    @Test
     void anOlderDevicesKeptSheetLosesToTheNewerDevicesDraft() {
         Session s = session();
         Stubs.FAILING_SEALS.add(s.id());
