@@ -161,8 +161,9 @@ test('console: pausing the exam (after confirming) shows the pause on both candi
   for (const c of exam.candidates) await row(c.candidateId).filter({ hasText: 'in progress' }).waitFor({ timeout: 5000 });
 });
 
-test('console: ten tab switches on a candidate\'s page raise a flag that is pushed into the roster, its flagged list and its filter', { skip }, async () => {
-  const [flagged, calm] = exam.candidates;
+test('console: ten tab switches on a candidate\'s page (on the other replica) raise a flag that is pushed into the roster, its flagged list and its filter', { skip }, async () => {
+  // the flagged page is on the second replica: its events are published there, the console's socket is on the first
+  const [calm, flagged] = exam.candidates;
   const pushedBefore = Number(await proctor.evaluate(() => document.body.dataset.pushed || 0));
   // a tab switch as the page sees it: the document hidden, the window's focus lost, and back
   await flagged.page.evaluate(() => {
