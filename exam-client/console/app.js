@@ -2,12 +2,19 @@
  * The proctor console: plain ES module, no framework, no build step. Everything the server
  * sends is shown with textContent (never innerHTML), except the prompts and options of Markdown
  * questions, which go through the exam page's renderer (/content.js: markdown-it without raw
- * HTML, DOMPurify, KaTeX, highlight.js), loaded when the questions are first shown. The operator token lives in this tab's
- * sessionStorage and travels only in the Authorization header — never in a URL or a log.
- * Live updates are by polling (every 2 s): there is no operator WebSocket yet.
+ * HTML, DOMPurify, KaTeX, highlight.js), loaded when the questions are first shown. The operator
+ * token lives in this tab's sessionStorage and travels only in the Authorization header — or, for
+ * the exam's watch socket, in Sec-WebSocket-Protocol, as browsers allow (docs/api.md §3.9) —
+ * never in a URL or a log. Live updates come over that socket; while it is down the console
+ * polls every 2 s.
  */
 const TOKEN_KEY = 'examConsole.operatorToken';
 const POLL_MS = 2000;
+/** Changes that need the page read again (a new session, a filter it may leave) are gathered this long. */
+const SETTLE_MS = 400;
+const FEED_SIZE = 50;
+/** Autosaves are not pushed (they are the hot path): answered counts and last saves are read with the page, at least this often. */
+const ANSWERS_MS = 30_000;
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, children = []) => {
@@ -80,7 +87,7 @@ function fmtTime(iso) {
 
 function fmtClock(iso) {
   if (!iso) return '—';
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 }
 
 function fmtDuration(ms) {
@@ -111,6 +118,11 @@ let poller = null;
 function stopPolling() {
   if (poller) clearInterval(poller);
   poller = null;
+  live.stop();
+}
+
+function startFallbackPolling() {
+  if (!poller && exam.id) poller = setInterval(refresh, POLL_MS);
 }
 
 function signOut(message) {
@@ -228,6 +240,8 @@ const exam = {
   next: null,
   rows: new Map(), // sessionId → {tr, cells, data}
   seenAlerts: new Set(),
+  questions: [], // the exam's questions (prompts, points, types): answered count and marking
+  serverOffset: 0, // server time − this clock, from the last roster page
 };
 
 async function openExam(examId) {
@@ -241,6 +255,7 @@ async function openExam(examId) {
   $('exam-heading').textContent = 'Exam';
   try {
     const details = await api('GET', `/api/v1/exams/${enc(examId)}`);
+    exam.questions = details.questions || [];
     $('exam-heading').textContent = details.title;
     showQuestions(details.questions || []);
     document.title = `${details.title} — Proctor console`;
@@ -253,7 +268,7 @@ async function openExam(examId) {
   }
   $('exam-heading').focus();
   await refresh();
-  poller = setInterval(refresh, POLL_MS);
+  live.start(examId);
 }
 
 /** The exam's questions with their keys, in a closed <details>: drawn when first opened. */
@@ -284,16 +299,25 @@ function showQuestions(questions) {
 }
 
 let refreshing = false;
+let refreshAgain = false;
 async function refresh() {
-  if (refreshing || !exam.id) return; // a slow round is not stacked on by the next tick
+  if (!exam.id) return;
+  if (refreshing) { // a slow round is not stacked on; a change pushed meanwhile gets one more round after it
+    refreshAgain = true;
+    return;
+  }
   refreshing = true;
   try {
     await Promise.all([refreshMonitor(), refreshRoster()]);
     document.body.dataset.refreshedAt = String(Date.now());
   } catch (err) {
-    if (err.status !== 401) say(`Live update failed (${err.message}); retrying.`);
+    if (err.status !== 401) say(`Update failed (${err.message}); retrying.`);
   } finally {
     refreshing = false;
+    if (refreshAgain) {
+      refreshAgain = false;
+      refresh();
+    }
   }
 }
 
@@ -315,7 +339,7 @@ async function refreshMonitor() {
     ['Started', m.started], ['In progress', m.inProgress], ['Online', m.online], ['Paused', m.paused],
     ['Submitted', m.submitted], ['Flagged', m.flagged.length],
   ];
-  $('counts').replaceChildren(...counts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v) })]));
+  $('counts').replaceChildren(...counts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v), 'data-count': k })]));
   $('exam-state').textContent = m.pausedAt ? 'Exam paused' : m.state;
   document.body.dataset.examPaused = m.pausedAt ? 'true' : 'false';
   $('exam-pause').disabled = Boolean(m.pausedAt);
@@ -325,28 +349,53 @@ async function refreshMonitor() {
   $('flagged').replaceChildren(...m.flagged.map((f) => el('li', {}, [
     el('span', { className: 'mono', text: exam.rows.get(f.sessionId)?.data.candidateId || f.sessionId.slice(0, 8) }),
     ' ',
-    f.flags.map((flag) => `${flag.rule} (${(flag.events || []).length} events, ${fmtClock(flag.raisedAt)})`).join('; '),
+    f.flags.map(flagText).join('; '),
   ])));
   if (!m.flagged.length) $('flagged').append(el('li', { className: 'hint', text: 'None.' }));
 
   // newest first; a new entry is marked so that it can be spotted among the old ones
-  const items = m.recentAlerts.map((a) => {
-    const key = a.streamId || `${a.sessionId}:${a.eventId}:${a.at}`;
-    const fresh = exam.seenAlerts.size > 0 && !exam.seenAlerts.has(key);
-    const who = a.candidateId || (a.sessionId ? a.sessionId.slice(0, 8) : '');
-    const text = `${fmtClock(a.receivedAt || a.at)} ${a.type || 'EVENT'} — ${who}${a.detail ? `: ${a.detail}` : ''}`;
-    return { key, node: el('li', { className: fresh ? 'fresh' : '', 'data-type': a.type || '', text }) };
-  });
-  for (const { key } of items) exam.seenAlerts.add(key);
-  $('feed').replaceChildren(...items.map((i) => i.node));
-  if (!items.length) $('feed').append(el('li', { className: 'hint', text: 'No events yet.' }));
+  const fresh = exam.seenAlerts.size > 0;
+  $('feed').replaceChildren(...m.recentAlerts.map((a) => feedItem(a, fresh)).filter(Boolean));
+  for (const a of m.recentAlerts) exam.seenAlerts.add(alertKey(a));
+  if (!m.recentAlerts.length) $('feed').append(el('li', { className: 'hint', text: 'No events yet.' }));
 }
 
-const COLUMNS = ['candidate', 'status', 'presence', 'seen', 'left', 'flags', 'actions'];
+function flagText(flag) {
+  const why = flag.offlineSeconds != null ? `offline ${fmtDuration(flag.offlineSeconds * 1000)} near the deadline`
+    : `${(flag.events || []).length} events`;
+  return `${flag.rule} (${why}, ${fmtClock(flag.raisedAt)})`;
+}
+
+function alertKey(a) {
+  return a.streamId || `${a.sessionId}:${a.eventId}:${a.at}`;
+}
+
+function feedItem(a, markNew) {
+  const key = alertKey(a);
+  const who = a.candidateId || (a.sessionId ? a.sessionId.slice(0, 8) : '');
+  const length = a.length ? ` (${a.length} characters)` : '';
+  const text = `${fmtClock(a.receivedAt || a.at)} ${a.type || 'EVENT'} — ${who}${a.detail ? `: ${a.detail}` : ''}${length}`;
+  return el('li', { className: markNew && !exam.seenAlerts.has(key) ? 'fresh' : '', 'data-type': a.type || '', text });
+}
+
+/** Pushed events, newest first on top; the list keeps the newest FEED_SIZE. */
+function addEvents(events) {
+  const feed = $('feed');
+  feed.querySelector('.hint')?.remove();
+  for (const a of [...events].sort((x, y) => (alertKey(x) < alertKey(y) ? -1 : 1))) {
+    if (exam.seenAlerts.has(alertKey(a))) continue;
+    feed.prepend(feedItem(a, true));
+    exam.seenAlerts.add(alertKey(a));
+  }
+  while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
+}
+
+const COLUMNS = ['candidate', 'status', 'presence', 'seen', 'left', 'answered', 'saved', 'flags', 'actions'];
 
 async function refreshRoster() {
   const page = await api('GET', `/api/v1/exams/${enc(exam.id)}/sessions?${rosterQuery()}`);
   exam.next = page.nextCursor;
+  if (page.serverTime) exam.serverOffset = Date.parse(page.serverTime) - Date.now();
   const body = $('roster-body');
   const keep = new Set();
   page.sessions.forEach((s, i) => {
@@ -383,6 +432,7 @@ function createRow(s) {
     pause: el('button', { type: 'button', text: 'Pause', 'aria-label': label('Pause') }),
     resume: el('button', { type: 'button', text: 'Resume', 'aria-label': label('Resume') }),
     submit: el('button', { type: 'button', text: 'Force submit', className: 'danger', 'aria-label': label('Force-submit') }),
+    results: el('button', { type: 'button', text: 'Results', 'aria-label': label('Results of') }),
   };
   cells.actions.className = 'actions';
   cells.actions.append(el('div', {}, Object.values(buttons))); // the cell stays a table cell; its content is the flex box
@@ -392,12 +442,20 @@ function createRow(s) {
   buttons.pause.addEventListener('click', () => actSession(row.data, 'pause'));
   buttons.resume.addEventListener('click', () => actSession(row.data, 'resume'));
   buttons.submit.addEventListener('click', () => actForceSubmit(row.data));
+  buttons.results.addEventListener('click', () => showResults(row.data));
   exam.rows.set(s.sessionId, row);
   return row;
 }
 
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
+}
+
+/** Time left now: standing still while paused, running from the deadline otherwise (no server round). */
+function remainingOf(s) {
+  if (s.status === 'SUBMITTED') return null;
+  if (s.status === 'PAUSED') return s.pausedAt ? Date.parse(s.deadline) - Date.parse(s.pausedAt) : s.remainingMs;
+  return Math.max(0, Date.parse(s.deadline) - (Date.now() + exam.serverOffset));
 }
 
 function updateRow(row, s) {
@@ -407,7 +465,9 @@ function updateRow(row, s) {
   setText(cells.status, STATUS_TEXT[s.status] || s.status);
   setText(cells.presence, s.online ? 'online' : 'offline');
   setText(cells.seen, s.lastSeenAt ? fmtClock(s.lastSeenAt) : '—');
-  setText(cells.left, s.status === 'SUBMITTED' ? '—' : `${fmtDuration(s.remainingMs)}${s.status === 'PAUSED' ? ' (stopped)' : ''}`);
+  updateLeft(row);
+  setText(cells.answered, s.answered == null ? '—' : `${s.answered} / ${exam.questions.length || '?'}`);
+  setText(cells.saved, s.lastSavedAt ? fmtClock(s.lastSavedAt) : '—');
   setText(cells.flags, s.flags.length ? s.flags.map((f) => f.rule).join(', ') : '—');
   tr.dataset.status = s.status;
   tr.dataset.online = String(s.online);
@@ -418,11 +478,22 @@ function updateRow(row, s) {
   buttons.pause.hidden = s.status !== 'IN_PROGRESS';
   buttons.resume.hidden = s.status !== 'PAUSED';
   buttons.submit.disabled = !open;
+  buttons.results.hidden = !s.paperId;
   if (!open) {
     buttons.pause.hidden = true;
     buttons.resume.hidden = true;
   }
 }
+
+function updateLeft(row) {
+  const s = row.data;
+  setText(row.cells.left, s.status === 'SUBMITTED' ? '—' : `${fmtDuration(remainingOf(s))}${s.status === 'PAUSED' ? ' (stopped)' : ''}`);
+}
+
+// the clocks on screen run here; the server is asked only when something changes
+setInterval(() => {
+  for (const row of exam.rows.values()) updateLeft(row);
+}, 1000);
 
 function resetRosterPages() {
   exam.cursors = [null];
@@ -444,6 +515,267 @@ $('page-prev').addEventListener('click', () => {
   refreshRoster();
 });
 $('page-first').addEventListener('click', resetRosterPages);
+
+// ---- the exam's watch socket (docs/api.md §3.9) -----------------------------------------
+
+/**
+ * One socket per open exam. On WELCOME the page is read once (what changed before it opened),
+ * then only what the server pushes changes the screen. While it is down the console polls
+ * every 2 s and tries again with backoff and jitter; 4401 means the token is no longer good.
+ */
+const live = {
+  socket: null,
+  examId: null,
+  attempt: 0,
+  retry: null,
+  settle: null,
+  answers: null,
+
+  start(examId) {
+    this.stop();
+    this.examId = examId;
+    this.attempt = 0;
+    this.open();
+  },
+
+  stop() {
+    this.examId = null;
+    clearTimeout(this.retry);
+    clearTimeout(this.settle);
+    clearInterval(this.answers);
+    this.settle = null;
+    this.answers = null;
+    if (this.socket) {
+      const socket = this.socket;
+      this.socket = null;
+      socket.onclose = null;
+      socket.close(1000);
+    }
+    setLiveState('off');
+  },
+
+  open() {
+    const examId = this.examId;
+    if (!examId || !token()) return;
+    setLiveState('connecting');
+    let socket;
+    try {
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      socket = new WebSocket(`${scheme}://${location.host}/api/v1/exams/${enc(examId)}/live`, ['exam-watch', token()]);
+    } catch {
+      this.down();
+      return;
+    }
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (this.socket === socket) onPush(message);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (event.code === 4401) {
+        signOut('Your operator token was refused (expired or not an operator token). Sign in again.');
+        return;
+      }
+      if (event.code === 4404) return say('No such exam.');
+      this.down();
+    };
+  },
+
+  down() {
+    clearInterval(this.answers);
+    this.answers = null;
+    setLiveState('down');
+    startFallbackPolling();
+    const delay = Math.min(30_000, 1000 * 2 ** this.attempt) * (0.5 + Math.random() / 2);
+    this.attempt += 1;
+    this.retry = setTimeout(() => this.open(), delay);
+  },
+
+  /** A change the screen cannot apply by itself (a new row, a filter, the counts): the page is read again, once per burst. */
+  settleSoon() {
+    if (this.settle) return;
+    this.settle = setTimeout(() => {
+      this.settle = null;
+      refresh();
+    }, SETTLE_MS);
+  },
+};
+
+function setLiveState(state) {
+  document.body.dataset.live = state;
+  const text = {
+    open: 'Live: changes appear as they happen.',
+    connecting: 'Connecting the live updates…',
+    down: 'Live updates are down: refreshed every 2 s meanwhile.',
+    off: '',
+  }[state];
+  setText($('live-state'), text);
+}
+
+function onPush(m) {
+  document.body.dataset.pushed = String(Number(document.body.dataset.pushed || 0) + 1);
+  switch (m.type) {
+    case 'WELCOME':
+      live.attempt = 0;
+      if (poller) clearInterval(poller);
+      poller = null;
+      setLiveState('open');
+      refresh(); // what changed before the socket opened
+      clearInterval(live.answers);
+      live.answers = setInterval(() => refreshRoster().catch(() => {}), ANSWERS_MS);
+      break;
+    case 'SESSION': {
+      const row = exam.rows.get(m.sessionId);
+      if (row) updateRow(row, { ...row.data, ...m, remainingMs: row.data.remainingMs });
+      live.settleSoon(); // counts, filters and new sessions
+      break;
+    }
+    case 'PRESENCE': {
+      for (const { sessionId, lastSeenAt } of m.online) {
+        const row = exam.rows.get(sessionId);
+        if (row) updateRow(row, { ...row.data, online: true, lastSeenAt });
+      }
+      for (const sessionId of m.offline) {
+        const row = exam.rows.get(sessionId);
+        if (row) updateRow(row, { ...row.data, online: false });
+      }
+      const online = document.querySelector('#counts dd[data-count="Online"]');
+      if (online) setText(online, String(m.onlineCount));
+      if ($('f-online').value) live.settleSoon(); // a row may leave or join the filtered page
+      break;
+    }
+    case 'EVENTS':
+      addEvents(m.events || []);
+      break;
+    case 'FLAG': {
+      const row = exam.rows.get(m.sessionId);
+      if (row && !row.data.flags.some((f) => f.rule === m.flag.rule)) updateRow(row, { ...row.data, flags: [...row.data.flags, m.flag] });
+      document.body.dataset.lastFlag = m.flag.rule;
+      say(`Flag raised: ${m.flag.rule} on ${m.candidateId || m.sessionId.slice(0, 8)}.`);
+      live.settleSoon(); // the flagged list and count
+      break;
+    }
+    case 'EXAM':
+      live.settleSoon();
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- results and essay marks (grading-saga, per paper) ------------------------------------
+
+const RESULT_TEXT = {
+  PENDING: 'being graded (essays wait for marks)',
+  GRADED: 'graded',
+  NEEDS_REVIEW: 'needs review (the grading was undone)',
+  FAILED: 'grading failed (an operator may retry it)',
+};
+
+function answerText(value) {
+  if (value == null) return '—';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** The session's paper and its result: score and marks once graded, and a form for the essays' marks. */
+async function showResults(s) {
+  const dialog = $('results');
+  const opener = document.activeElement;
+  $('results-title').textContent = `Results of ${s.candidateId}`;
+  $('results-body').replaceChildren(el('p', { text: 'Loading…' }));
+  $('results-error').textContent = '';
+  dialog.addEventListener('close', () => {
+    if (opener && document.contains(opener)) opener.focus();
+  }, { once: true });
+  dialog.showModal();
+  $('results-close').focus();
+  await renderResults(s);
+}
+
+async function renderResults(s) {
+  let result = null;
+  let paper = null;
+  try {
+    [result, paper] = await Promise.all([
+      api('GET', `/api/v1/results/${enc(s.paperId)}`).catch((err) => {
+        if (err.status === 404) return null; // grading has not started yet
+        throw err;
+      }),
+      api('GET', `/api/v1/submissions/${enc(s.paperId)}`).catch(() => null),
+    ]);
+  } catch (err) {
+    if (err.status !== 401) $('results-error').textContent = `Could not load the result: ${err.message} (${err.code})`;
+    return;
+  }
+  const body = [];
+  const status = result ? (RESULT_TEXT[result.status] || result.status) : 'not graded yet (grading has not started)';
+  body.push(el('p', { id: 'result-status', 'data-status': result?.status || 'NONE', text: `Paper ${s.paperId}: ${status}.` }));
+  if (result?.status === 'GRADED') body.push(el('p', { className: 'score', text: `Score ${result.score} of ${result.maxScore}` }));
+  if (result?.reason) body.push(el('p', { className: 'hint', text: `Reason: ${result.reason}` }));
+  const marks = new Map((result?.marks || []).map((m) => [m.questionId, m]));
+  const answers = paper?.answers || {};
+  const rows = exam.questions.map((q) => el('tr', {}, [
+    el('th', { scope: 'row', text: q.id }),
+    el('td', { text: q.type }),
+    el('td', { className: 'answer', text: answerText(answers[q.id]?.value) }),
+    el('td', { text: marks.has(q.id) ? `${marks.get(q.id).score} / ${q.points}` : `— / ${q.points}` }),
+  ]));
+  body.push(el('table', { className: 'grid' }, [
+    el('caption', { className: 'caption', text: 'Answers and marks per question' }),
+    el('thead', {}, [el('tr', {}, ['Question', 'Type', 'Answer', 'Mark'].map((h) => el('th', { scope: 'col', text: h })))]),
+    el('tbody', {}, rows),
+  ]));
+  const essays = exam.questions.filter((q) => q.type === 'ESSAY');
+  if (essays.length && result?.status !== 'GRADED') body.push(markingForm(s, essays, answers));
+  $('results-body').replaceChildren(...body);
+}
+
+function markingForm(s, essays, answers) {
+  const form = el('form', { id: 'marks-form', className: 'marks' }, [el('h3', { text: 'Mark the essays' })]);
+  for (const q of essays) {
+    const id = `mark-${q.id}`;
+    form.append(el('div', { className: 'essay' }, [
+      el('p', { className: 'prompt', text: `${q.id}: ${q.prompt || ''}` }),
+      el('blockquote', { text: answerText(answers[q.id]?.value) }),
+      el('label', { for: id, text: `Mark for ${q.id} (0–${q.points})` }),
+      ' ',
+      el('input', { id, name: q.id, type: 'number', min: 0, max: q.points, step: 'any', required: true }),
+    ]));
+  }
+  const send = el('button', { type: 'submit', text: 'Send the marks' });
+  form.append(el('p', {}, [send]));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    const marks = Object.fromEntries(essays.map((q) => [q.id, Number(form.elements[q.id].value)]));
+    send.disabled = true;
+    $('results-error').textContent = '';
+    try {
+      await api('POST', `/api/v1/results/${enc(s.paperId)}/marks`, { marks });
+      say(`Marks sent for ${s.candidateId}; grading continues.`);
+      $('results-error').textContent = '';
+      form.replaceWith(el('p', { id: 'marks-sent', role: 'status', text: 'Marks sent: the grading goes on (reload to see the result).' }));
+    } catch (err) {
+      send.disabled = false;
+      if (err.status === 409) $('results-error').textContent = 'This paper is not waiting for marks: its grading has not reached the essays yet, or is over.';
+      else if (err.status !== 401) $('results-error').textContent = `Refused: ${err.message} (${err.code})`;
+    }
+  });
+  return form;
+}
+
+$('results-close').addEventListener('click', () => $('results').close());
+$('results-reload').addEventListener('click', () => {
+  const row = [...exam.rows.values()].find((r) => $('results-title').textContent === `Results of ${r.data.candidateId}`);
+  if (row) renderResults(row.data);
+});
 
 // ---- confirmations --------------------------------------------------------------------
 

@@ -1,10 +1,14 @@
 /**
  * The proctor console (console/, served by server.mjs at /console/) in headless Chromium
- * against the RUNNING SUITE (./exam up), beside two candidates on the reference page:
- * pausing the exam in the console shows the pause on both pages; a flag raised by a page's
- * ten FOCUS_LOST events appears in the roster; force-submit ends a page with its paper.
- * Skips (or fails with EXAM_E2E_REQUIRE_SUITE=1) like suite.e2e.test.mjs. Screenshots of the
- * console go to e2e/artifacts/ and, with EXAM_E2E_DOC_SCREENSHOTS=1, to docs/images/.
+ * against the RUNNING SUITE (./exam up), beside two candidates on the reference page — the
+ * second one's page served through a second session-service replica when
+ * EXAM_E2E_SESSION_REPLICA_URL names one (./exam test e2e starts it): the console's live socket
+ * is open; pausing the exam in the console shows the pause on both pages; a warning sent from
+ * the console reaches the page on the other replica; a flag raised by a page's tab switches
+ * appears in the roster as it is pushed; force-submit ends a page with its paper, whose result
+ * and essay marking the console then shows. Skips (or fails with EXAM_E2E_REQUIRE_SUITE=1) like
+ * suite.e2e.test.mjs. Screenshots of the console go to e2e/artifacts/ and, with
+ * EXAM_E2E_DOC_SCREENSHOTS=1, to docs/images/.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,13 +18,20 @@ import path from 'node:path';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { launch, artifact, servePage } from './support/browser.mjs';
 import { REPO, upstreams, suiteSkip, operatorToken as mintOperatorToken } from './support/suite.mjs';
-import { signIn, newExamContext } from './support/scenario.mjs';
+import { signIn, newExamContext, question, waitSynced } from './support/scenario.mjs';
 
 const skip = await suiteSkip();
+const REPLICA = process.env.EXAM_E2E_SESSION_REPLICA_URL || null;
+if (!skip && !REPLICA && process.env.EXAM_E2E_REQUIRE_SUITE === '1') {
+  throw new Error('suite e2e required but EXAM_E2E_SESSION_REPLICA_URL (a second session-service replica) is not set');
+}
+const skipReplica = skip || (REPLICA ? false : 'no second session-service replica (EXAM_E2E_SESSION_REPLICA_URL)');
 
 let operatorToken;
 let pageServer;
 let baseUrl;
+let replicaServer; // the same page and API, with /api/v1/exams|sessions|audit on the second replica
+let replicaBaseUrl;
 let browser;
 let proctor; // the console's page
 let exam; // {examId, title, candidates: [{candidateId, accessCode, page, context, sessionId}]}
@@ -43,6 +54,15 @@ function docScreenshot(name) {
   return path.join(dir, name);
 }
 
+/** Runs `step` until `done()` holds (at most `tries` times, `ms` apart): for what the suite does in its own time. */
+async function until(done, step, { tries = 40, ms = 500 } = {}) {
+  for (let i = 0; i < tries && !(await done()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await step();
+  }
+  assert.ok(await done(), 'gave up waiting');
+}
+
 /** The roster row of a candidate in the console. */
 const row = (candidateId) => proctor.locator('#roster-body tr').filter({ has: proctor.getByRole('rowheader', { name: candidateId, exact: true }) });
 
@@ -50,6 +70,8 @@ before(async () => {
   if (skip) return;
   operatorToken = mintOperatorToken('e2e-proctor');
   ({ server: pageServer, baseUrl } = await servePage(upstreams));
+  ({ server: replicaServer, baseUrl: replicaBaseUrl } = REPLICA ? await servePage({ ...upstreams, session: REPLICA })
+    : { server: null, baseUrl });
   browser = await launch();
 
   const now = Date.now();
@@ -65,10 +87,11 @@ before(async () => {
   const ids = [`c-a-${randomBytes(3).toString('hex')}`, `c-b-${randomBytes(3).toString('hex')}`];
   const enrolled = await operator('POST', `/api/v1/exams/${examId}/candidates`, { candidates: ids.map((candidateId) => ({ candidateId })) });
   exam = { examId, title, candidates: [] };
-  for (const { candidateId, accessCode } of enrolled.candidates) {
+  for (const [i, { candidateId, accessCode }] of enrolled.candidates.entries()) {
     const context = await newExamContext(browser);
     const page = await context.newPage();
-    await signIn(page, baseUrl, { examId, candidateId, accessCode });
+    // the second candidate's page talks to the second replica (its socket is held there)
+    await signIn(page, i === 1 ? replicaBaseUrl : baseUrl, { examId, candidateId, accessCode });
     const sessionId = await page.evaluate(() => window.examClient.sessionId);
     exam.candidates.push({ candidateId, accessCode, context, page, sessionId });
   }
@@ -83,11 +106,13 @@ before(async () => {
   await proctor.getByRole('link', { name: title, exact: true }).click();
   await proctor.getByRole('heading', { name: title, level: 2 }).waitFor();
   for (const c of exam.candidates) await row(c.candidateId).waitFor();
+  await proctor.waitForFunction(() => document.body.dataset.live === 'open', null, { timeout: 10_000 });
 });
 
 after(async () => {
   await browser?.close();
   pageServer?.close();
+  replicaServer?.close();
 });
 
 test('console: the token stays out of URLs and is kept in sessionStorage only', { skip }, async () => {
@@ -97,6 +122,22 @@ test('console: the token stays out of URLs and is kept in sessionStorage only', 
   assert.equal(await proctor.locator('#roster-body tr').count(), 2);
   assert.match(await row(exam.candidates[0].candidateId).textContent(), /in progress/);
   assert.match(await row(exam.candidates[0].candidateId).textContent(), /online/);
+  assert.equal(await proctor.evaluate(() => document.body.dataset.live), 'open', 'the console watches over its socket, not by polling');
+  for (const c of exam.candidates) await c.page.waitForFunction(() => window.examClient.liveState === 'open', null, { timeout: 10_000 });
+});
+
+test('console: a warning sent from the console reaches the candidate whose page is on the other session-service replica', { skip: skipReplica }, async () => {
+  const far = exam.candidates[1];
+  assert.equal(await far.page.evaluate(() => window.examClient.liveState), 'open');
+  await row(far.candidateId).getByRole('button', { name: `Warn ${far.candidateId}` }).click();
+  const dialog = proctor.getByRole('dialog');
+  await dialog.getByLabel('Message').fill('Replica two: eyes on your own screen, please.');
+  await dialog.getByRole('button', { name: 'Send the warning' }).click();
+  await far.page.locator('#alert-text').filter({ hasText: 'Replica two: eyes on your own screen, please.' }).waitFor({ timeout: 5000 });
+  assert.ok(await far.page.getByRole('alert').isVisible());
+  // only its socket can have told it so soon: its heartbeat is slowed to 5 min while the socket is open
+  assert.equal(await far.page.evaluate(() => window.examClient.liveState), 'open');
+  await proctor.locator('#status').filter({ hasText: `Warning sent to ${far.candidateId}.` }).waitFor();
 });
 
 test('console: pausing the exam (after confirming) shows the pause on both candidates\' pages; resuming lifts it', { skip }, async () => {
@@ -120,15 +161,29 @@ test('console: pausing the exam (after confirming) shows the pause on both candi
   for (const c of exam.candidates) await row(c.candidateId).filter({ hasText: 'in progress' }).waitFor({ timeout: 5000 });
 });
 
-test('console: ten FOCUS_LOST events from a candidate\'s page raise a flag that appears in the roster and its filter', { skip }, async () => {
-  const [flagged, calm] = exam.candidates;
-  // the page's own proctoring watcher records every blur of its window
+test('console: ten tab switches on a candidate\'s page (on the other replica) raise a flag that is pushed into the roster, its flagged list and its filter', { skip }, async () => {
+  // the flagged page is on the second replica: its events are published there, the console's socket is on the first
+  const [calm, flagged] = exam.candidates;
+  const pushedBefore = Number(await proctor.evaluate(() => document.body.dataset.pushed || 0));
+  // a tab switch as the page sees it: the document hidden, the window's focus lost, and back
   await flagged.page.evaluate(() => {
-    for (let i = 0; i < 10; i++) window.dispatchEvent(new Event('blur'));
+    let hidden = false;
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+    for (let i = 0; i < 10; i++) {
+      hidden = true;
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('blur'));
+      hidden = false;
+      document.dispatchEvent(new Event('visibilitychange'));
+    }
   });
   await row(flagged.candidateId).filter({ hasText: 'focus-lost' }).waitFor({ timeout: 15_000 });
+  assert.equal(await proctor.evaluate(() => document.body.dataset.lastFlag), 'focus-lost', 'the flag came over the socket');
+  assert.equal(await proctor.evaluate(() => document.body.dataset.live), 'open', 'no fallback polling meanwhile');
+  assert.ok(Number(await proctor.evaluate(() => document.body.dataset.pushed)) > pushedBefore);
   assert.doesNotMatch(await row(calm.candidateId).textContent(), /focus-lost/);
   await proctor.locator('#flagged').filter({ hasText: 'focus-lost (10 events' }).waitFor({ timeout: 5000 });
+  await proctor.locator('#feed').filter({ hasText: 'TAB_HIDDEN' }).first().waitFor();
   await proctor.locator('#feed').filter({ hasText: 'FOCUS_LOST' }).first().waitFor();
 
   await proctor.getByLabel('flagged only').check();
@@ -141,6 +196,9 @@ test('console: ten FOCUS_LOST events from a candidate\'s page raise a flag that 
 
 test('console: force-submit (after confirming) ends the candidate\'s page with its paper', { skip }, async () => {
   const target = exam.candidates[1];
+  await question(target.page, 'q6').locator('textarea').fill('Because the proof holds for every case, as shown.');
+  await question(target.page, 'q1').getByLabel('4').check();
+  await waitSynced(target.page);
   await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).click();
   const dialog = proctor.getByRole('dialog');
   await dialog.getByText('It cannot be undone.').waitFor();
@@ -152,12 +210,34 @@ test('console: force-submit (after confirming) ends the candidate\'s page with i
   assert.ok(session.paperId);
   assert.match(await target.page.locator('#paper-info').textContent(), new RegExp(`paper ${session.paperId}`));
   await row(target.candidateId).filter({ hasText: 'submitted' }).waitFor({ timeout: 5000 });
+  await row(target.candidateId).filter({ hasText: '2 / 6' }).waitFor(); // answered, read with the page the change brought
   assert.ok(await row(target.candidateId).getByRole('button', { name: `Force-submit ${target.candidateId}` }).isDisabled());
   // the other candidate is untouched
   assert.equal(await exam.candidates[0].page.evaluate(() => document.body.dataset.view), 'exam');
 });
 
-test('console: a roster of 250 sessions pages by 100 with the keyboard, filters by status, and keeps focus across polls', { skip }, async () => {
+test('console: the force-submitted paper\'s result, and its essay marked from the console', { skip }, async () => {
+  const target = exam.candidates[1];
+  await row(target.candidateId).getByRole('button', { name: `Results of ${target.candidateId}` }).click();
+  const dialog = proctor.getByRole('dialog', { name: `Results of ${target.candidateId}` });
+  // the form is there at once; grading takes the marks once it has parked the paper for them (409 before)
+  await dialog.getByLabel('Mark for q6 (0–10)').fill('7.5');
+  const send = dialog.getByRole('button', { name: 'Send the marks' });
+  await send.click();
+  const sent = () => dialog.locator('#marks-sent').isVisible();
+  await until(sent, async () => {
+    if (!(await sent()) && (await send.isEnabled())) await send.click();
+  });
+  const graded = async () => (await dialog.locator('#result-status').getAttribute('data-status')) === 'GRADED';
+  await until(graded, () => dialog.getByRole('button', { name: 'Reload' }).click());
+  assert.equal(await dialog.locator('#result-status').getAttribute('data-status'), 'GRADED');
+  await dialog.getByText(/Score [\d.]+ of 18/).waitFor();
+  assert.match(await dialog.locator('tr', { has: proctor.getByRole('rowheader', { name: 'q6' }) }).textContent(), /7\.5 \/ 10/);
+  await proctor.screenshot({ path: docScreenshot('console-results.png') });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+});
+
+test('console: a roster of 250 sessions pages by 100 with the keyboard, filters by status, and keeps focus across pushed updates', { skip }, async () => {
   const now = Date.now();
   const title = `Console e2e hall ${new Date(now).toISOString()}`;
   const { examId } = await operator('POST', '/api/v1/exams', {
@@ -218,11 +298,13 @@ test('console: a roster of 250 sessions pages by 100 with the keyboard, filters 
   await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 3);
   assert.deepEqual(await proctor.locator('#roster-body th').allTextContents(), ['hall-011', 'hall-012', 'hall-013']);
 
-  // a poll refreshes the rows in place: the focused button keeps its focus
+  // a pushed change reads the page again and updates the rows in place: the focused button keeps its focus
   const warn = proctor.getByRole('button', { name: 'Warn hall-012' });
   await warn.focus();
   const before = Number(await proctor.evaluate(() => document.body.dataset.refreshedAt));
-  await proctor.waitForFunction((t) => Number(document.body.dataset.refreshedAt) > t + 2500, before, { timeout: 10_000 });
+  await operator('POST', `/api/v1/sessions/${sessions[20].sessionId}/pause`);
+  await proctor.waitForFunction((t) => Number(document.body.dataset.refreshedAt) > t, before, { timeout: 10_000 });
+  await proctor.waitForFunction(() => document.querySelectorAll('#roster-body tr').length === 4);
   assert.equal(await proctor.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Warn hall-012');
   // Escape cancels a confirmation: nothing is sent
   await proctor.keyboard.press('Enter');

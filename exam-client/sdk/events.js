@@ -10,11 +10,13 @@ export const eventMethods = {
   /**
    * Record a proctoring event (FOCUS_LOST, TAB_HIDDEN, FULLSCREEN_EXIT, PASTE, …). It is kept
    * in IndexedDB with a client eventId until the server accepted it (duplicates ignored there).
-   * `detail`: optional text (≤ 500 characters).
+   * `detail`: optional text (≤ 500 characters). `fields.length`: a PASTE's pasted characters
+   * (an integer ≥ 0; only with PASTE, as the server requires).
    */
-  async recordEvent(type, detail) {
+  async recordEvent(type, detail, fields = {}) {
     const event = { sessionId: this.sessionId, eventId: this._env.uuid(), type, at: new Date(this.clock.now()).toISOString() };
     if (detail !== undefined) event.detail = String(detail).slice(0, 500);
+    if (type === 'PASTE' && Number.isInteger(fields?.length) && fields.length >= 0) event.length = fields.length;
     await this._store.addEvent(event);
     this._flushEventsSoon(this._opts.eventsFlushMs);
     return event.eventId;
@@ -25,7 +27,7 @@ export const eventMethods = {
     this._stopProctoring?.();
     this._stopProctoring = watchProctoring(
       { document: target.document ?? globalThis.document, window: target.window ?? this._env.window },
-      (type) => this.recordEvent(type).catch((err) => this._emit('warning', err)),
+      (type, fields) => this.recordEvent(type, undefined, fields).catch((err) => this._emit('warning', err)),
     );
     return this._stopProctoring;
   },
@@ -46,7 +48,13 @@ export const eventMethods = {
         .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
         .slice(0, 100);
       if (!pending.length) return;
-      const events = pending.map(({ eventId, type, at, detail }) => (detail === undefined ? { eventId, type, at } : { eventId, type, at, detail }));
+      const events = pending.map(({ eventId, type, at, detail, length }) => ({
+        eventId,
+        type,
+        at,
+        ...(detail === undefined ? {} : { detail }),
+        ...(length === undefined ? {} : { length }),
+      }));
       try {
         await this._http.call(
           'session',

@@ -242,8 +242,8 @@ export declare class ExamClient {
   /** Idempotent: the same promise while submitting; the paper once submitted. */
   submit(): Promise<Paper>;
   heartbeat(): Promise<Record<string, unknown> | null>;
-  /** type: an upper-case name (FOCUS_LOST, TAB_HIDDEN, FULLSCREEN_EXIT, PASTE, …); detail ≤ 500 characters. */
-  recordEvent(type: string, detail?: string): Promise<string>;
+  /** type: an upper-case name (FOCUS_LOST, TAB_HIDDEN, FULLSCREEN_EXIT, PASTE, …); detail ≤ 500 characters; fields.length: a PASTE's pasted characters. */
+  recordEvent(type: string, detail?: string, fields?: { length?: number }): Promise<string>;
   startProctoring(target?: { document?: Document; window?: Window }): () => void;
   flushEvents(): Promise<void>;
   takeOverFromOtherTab(): Promise<void>;

@@ -9,9 +9,13 @@ export const PROCTOR_EVENTS = Object.freeze({
   PASTE: 'PASTE',
 });
 
+/** The server takes a PASTE's length up to this (docs/api.md §3.8). */
+export const MAX_PASTE_LENGTH = 10_000_000;
+
 /**
  * @param {{document?: Document|null, window?: Window|null}} target
- * @param {(type: string) => void} record
+ * @param {(type: string, fields?: {length?: number}) => void} record  a PASTE tells how many
+ *   characters were pasted (the server's long-paste rule reads it), never what
  * @returns {() => void} stop
  */
 export function watchProctoring({ document: doc, window: win }, record) {
@@ -31,6 +35,9 @@ export function watchProctoring({ document: doc, window: win }, record) {
     if (wasFullscreen && !now) record(PROCTOR_EVENTS.FULLSCREEN_EXIT);
     wasFullscreen = now;
   });
-  listen(doc, 'paste', () => record(PROCTOR_EVENTS.PASTE));
+  listen(doc, 'paste', (event) => {
+    const text = event?.clipboardData?.getData?.('text');
+    record(PROCTOR_EVENTS.PASTE, typeof text === 'string' ? { length: Math.min(text.length, MAX_PASTE_LENGTH) } : undefined);
+  });
   return () => stops.splice(0).forEach((stop) => stop());
 }

@@ -24,3 +24,14 @@ test('visibility, focus, fullscreen exit and paste become proctoring events; sto
   win.dispatchEvent(new Event('blur'));
   assert.equal(seen.length, 4);
 });
+
+test('a paste tells how many characters were pasted, never what', () => {
+  const doc = new EventTarget();
+  const seen = [];
+  watchProctoring({ document: doc, window: null }, (type, fields) => seen.push([type, fields]));
+  const paste = new Event('paste');
+  paste.clipboardData = { getData: (kind) => (kind === 'text' ? 'x'.repeat(742) : '') };
+  doc.dispatchEvent(paste);
+  doc.dispatchEvent(new Event('paste')); // no clipboard data: no length
+  assert.deepEqual(seen, [['PASTE', { length: 742 }], ['PASTE', undefined]]);
+});

@@ -91,6 +91,16 @@ test('proctoring events carry client event ids and are resent until accepted', a
   assert.equal((await c._store.getEvents(c.sessionId)).length, 0, 'outbox emptied');
 });
 
+test('a PASTE carries its length to the server; another type never does', async () => {
+  w = world();
+  const c = await w.start({ eventsFlushMs: 1000 });
+  await c.recordEvent('PASTE', undefined, { length: 812 });
+  await c.recordEvent('FOCUS_LOST', undefined, { length: 3 });
+  await w.timers.advance(5000);
+  const sent = w.api.log.filter((e) => e.path.endsWith('/events')).flatMap((p) => p.body.events);
+  assert.deepEqual(sent.map((e) => [e.type, e.length]), [['PASTE', 812], ['FOCUS_LOST', undefined]]);
+});
+
 test('proctoring events are sent oldest first (the outbox is keyed by random event ids)', async () => {
   w = world();
   const c = await w.start({ eventsFlushMs: 1000 });

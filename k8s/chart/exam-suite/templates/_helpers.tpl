@@ -16,7 +16,7 @@ answer:
   port: 8082
   routes: [/api/v1/answers]
   keys: [EXAM_CANDIDATE_PUBLIC_KEY, EXAM_OPERATOR_PUBLIC_KEY, EXAM_SERVICE_PUBLIC_KEY, EXAM_SERVICE_PRIVATE_KEY]
-  internalCallers: [submission]
+  internalCallers: [submission, session]
 submission:
   name: submission-service
   port: 8083

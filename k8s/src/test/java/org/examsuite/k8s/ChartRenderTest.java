@@ -226,7 +226,7 @@ class ChartRenderTest {
             for (JsonNode match : rule.path("matches")) {
                 String path = match.at("/path/value").asText();
                 if (match.at("/path/type").asText().equals("RegularExpression")) {
-                    assertEquals("^/api/v1/sessions/[^/]+/live$", path);
+                    assertEquals("^/api/v1/(sessions|exams)/[^/]+/live$", path);
                     assertTrue("/api/v1/sessions/s-1/live".matches(path.substring(1, path.length() - 1)));
                     assertEquals(fullName("session-service"), backend);
                     assertEquals("3600s", rule.at("/timeouts/request").asText());
@@ -287,7 +287,7 @@ class ChartRenderTest {
         Chart.Rendered rendered = Chart.render(Chart.Values.defaults());
         Map<String, Set<String>> expectedCallers = Map.of(
                 "session-service", Set.of("answer-service", "submission-service", "grading-saga"),
-                "answer-service", Set.of("submission-service"),
+                "answer-service", Set.of("submission-service", "session-service"),
                 "submission-service", Set.of("session-service", "grading-saga"),
                 "grading-saga", Set.of());
         for (String service : SERVICES) {

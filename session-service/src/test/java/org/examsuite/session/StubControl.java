@@ -27,4 +27,9 @@ public final class StubControl {
     public void recover(String sessionId) {
         given().baseUri(baseUrl).delete("/stub/fail/" + sessionId).then().statusCode(204);
     }
+
+    /** What the stub's answer-service says of the session's draft (a JSON object: answered, lastSavedAt). */
+    public void summary(String sessionId, String summaryJson) {
+        given().baseUri(baseUrl).body(summaryJson).put("/stub/summary/" + sessionId).then().statusCode(204);
+    }
 }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * submission-service's auto-submit contract (docs/ARCHITECTURE.md) played by a JDK HTTP
  * server: the first call for a session makes "its paper" (201), later calls return it
- * (200), as the real service does. Tests read the calls and switch failures on through the
+ * (200), as the real service does. It also plays answer-service's draft summary for the roster
+ * ({@code POST /internal/v1/answers/summary}): the summaries a test set, the others left out. Tests read the calls and switch failures on through the
  * stub's own small HTTP API ({@code /stub/...}), so no state is shared across class loaders.
  */
 public class SubmissionStub implements QuarkusTestResourceLifecycleManager {
@@ -28,6 +29,8 @@ public class SubmissionStub implements QuarkusTestResourceLifecycleManager {
     private final Map<String, String> lastCall = new ConcurrentHashMap<>();
     private final Map<String, String> firstSubmitter = new ConcurrentHashMap<>();
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> summaries = new ConcurrentHashMap<>();
+    private static final Pattern SESSION_ID = Pattern.compile("\"([^\"]+)\"");
     private HttpServer server;
 
     @Override
@@ -41,6 +44,7 @@ public class SubmissionStub implements QuarkusTestResourceLifecycleManager {
         server.createContext("/", this::handle);
         server.start();
         return Map.of("quarkus.rest-client.submission.url", "http://127.0.0.1:" + server.getAddress().getPort(),
+                "quarkus.rest-client.answer.url", "http://127.0.0.1:" + server.getAddress().getPort(),
                 "exam.test.submission-stub", "http://127.0.0.1:" + server.getAddress().getPort());
     }
 
@@ -61,6 +65,21 @@ public class SubmissionStub implements QuarkusTestResourceLifecycleManager {
             lastCall.put(sessionId, exchange.getRequestHeaders().getFirst("Authorization") + "\n" + body);
             respond(exchange, first ? 201 : 200, "{\"paperId\":\"paper-" + sessionId + "\",\"sessionId\":\"" + sessionId
                     + "\",\"submittedBy\":\"" + firstSubmitter.get(sessionId) + "\",\"answers\":{}}");
+        } else if (path.equals("/internal/v1/answers/summary") && exchange.getRequestMethod().equals("POST")) {
+            StringBuilder reply = new StringBuilder("{\"summaries\":{");
+            Matcher ids = SESSION_ID.matcher(body.substring(body.indexOf('[') + 1));
+            boolean first = true;
+            while (ids.find()) {
+                String summary = summaries.get(ids.group(1));
+                if (summary != null) {
+                    reply.append(first ? "" : ",").append('"').append(ids.group(1)).append("\":").append(summary);
+                    first = false;
+                }
+            }
+            respond(exchange, 200, reply.append("}}").toString());
+        } else if (path.startsWith("/stub/summary/")) {
+            summaries.put(path.substring("/stub/summary/".length()), body);
+            respond(exchange, 204, null);
         } else if (path.startsWith("/stub/calls/")) {
             String sessionId = path.substring("/stub/calls/".length());
             AtomicInteger count = calls.get(sessionId);

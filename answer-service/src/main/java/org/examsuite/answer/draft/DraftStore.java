@@ -21,6 +21,7 @@ public class DraftStore {
     private final LuaScript RESTORE = LuaScript.of(DraftStore.class, "restore.lua");
     private final LuaScript SEAL = LuaScript.of(DraftStore.class, "seal.lua");
     private final LuaScript PERSISTED = LuaScript.of(DraftStore.class, "persisted.lua");
+    private final LuaScript SUMMARY = LuaScript.of(DraftStore.class, "summary.lua");
 
     @Inject
     RedisScripts scripts;
@@ -120,6 +121,29 @@ public class DraftStore {
                 drafts.add(Draft.fromHash(sessionIds.get(i), RedisScripts.strings(replies.get(i))));
             }
             return drafts;
+        });
+    }
+
+    /** What the roster shows of a draft: answered questions and when a change was last applied (null: not known). */
+    public record Summary(long answered, Long lastSavedAtMs) {
+    }
+
+    /** {@link Summary} of many sessions in one pipelined round trip, in order; null where Redis has no draft. */
+    public Uni<List<Summary>> summaries(List<String> sessionIds) {
+        List<LuaScript.Call> calls = new ArrayList<>(sessionIds.size());
+        sessionIds.forEach(id -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(id)), List.of())));
+        return scripts.runEach(SUMMARY, calls).map(replies -> {
+            List<Summary> summaries = new ArrayList<>(replies.size());
+            for (Response reply : replies) {
+                if (reply == null || reply.size() < 2) {
+                    summaries.add(null);
+                    continue;
+                }
+                Response at = reply.get(1);
+                summaries.add(new Summary(reply.get(0).toLong(),
+                        at == null || at.toString() == null || at.toString().isEmpty() ? null : Long.parseLong(at.toString())));
+            }
+            return summaries;
         });
     }
 

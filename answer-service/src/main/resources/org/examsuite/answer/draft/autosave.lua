@@ -1,6 +1,8 @@
 -- Delta autosave: one atomic step per request (docs/api.md §3.3).
 -- KEYS[1] ses:{<sessionId>}:state  (published by session-service, read-only here)
--- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, a:<questionId>)
+-- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, n, at, a:<questionId>;
+--         n: the questions answered (value not null; not '~review'), at: when a change was last applied (ms) —
+--         the summary the roster asks for, kept here so that reading it costs no scan)
 -- KEYS[3] ans:{<sessionId>}:pending (hash: questionId -> rev of its last write not yet known to be in
 --         PostgreSQL, so the write-behind reads only those answers; see read.lua, persisted.lua)
 -- ARGV[1] now (epoch ms)  ARGV[2] device epoch  ARGV[3] version
@@ -23,7 +25,7 @@ local state = redis.call('HMGET', KEYS[1], 'epoch', 'deadline', 'graceMs', 'stat
 if not state[1] then
   return {'NO_STATE'}
 end
-local fields = {'gen', 'ver', 'sealed', 'rev', 'pset'}
+local fields = {'gen', 'ver', 'sealed', 'rev', 'pset', 'n'}
 for i = 4, #ARGV, 2 do
   fields[#fields + 1] = 'a:' .. ARGV[i]
 end
@@ -48,12 +50,30 @@ if not paused and now > deadline + grace then
 end
 local version = tonumber(ARGV[3])
 local rev = (tonumber(meta[4] or '0') or 0) + 1
+local function answered(held)
+  return held ~= nil and held ~= false and string.sub(held, -5) ~= ':null'
+end
+-- a reserved entry ('~review', the candidate's review flags) is not a question: never counted
+local function question(id)
+  return string.sub(id, 1, 1) ~= '~'
+end
+local n = tonumber(meta[6] or '')
+if not n then
+  -- a draft from before 'n' was kept: counted once, then kept up to date
+  n = 0
+  local all = redis.call('HGETALL', KEYS[2])
+  for j = 1, #all, 2 do
+    if string.sub(all[j], 1, 2) == 'a:' and question(string.sub(all[j], 3)) and answered(all[j + 1]) then
+      n = n + 1
+    end
+  end
+end
 local applied, stale = {}, {}
 local draftWrites, pendingWrites = {}, {}
 local written = {} -- a question named twice: the second sees what the first wrote
 for i = 4, #ARGV, 2 do
   local field = 'a:' .. ARGV[i]
-  local held = written[field] or meta[5 + (i - 2) / 2]
+  local held = written[field] or meta[6 + (i - 2) / 2]
   local newer = true
   if held then
     local he, hv = string.match(held, '^(%d+):(%d+):')
@@ -65,6 +85,14 @@ for i = 4, #ARGV, 2 do
   end
   if newer then
     local value = ARGV[2] .. ':' .. ARGV[3] .. ':' .. rev .. ':' .. ARGV[i + 1]
+    if question(ARGV[i]) then
+      if answered(held) then
+        n = n - 1
+      end
+      if ARGV[i + 1] ~= 'null' then
+        n = n + 1
+      end
+    end
     written[field] = value
     draftWrites[#draftWrites + 1] = field
     draftWrites[#draftWrites + 1] = value
@@ -77,6 +105,10 @@ local ver = meta[2] or '0'
 if #applied > 0 then
   draftWrites[#draftWrites + 1] = 'rev'
   draftWrites[#draftWrites + 1] = rev
+  draftWrites[#draftWrites + 1] = 'n'
+  draftWrites[#draftWrites + 1] = n
+  draftWrites[#draftWrites + 1] = 'at'
+  draftWrites[#draftWrites + 1] = ARGV[1]
   if not meta[5] then
     -- pset: the first revision recorded in the pending hash; revisions before it (a draft
     -- written by an older release) are found by read.lua's full scan

@@ -11,7 +11,13 @@ redis.call('HSET', KEYS[1], 'gen', ARGV[1], 'ver', ARGV[2], 'late', ARGV[3], 'ex
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
 end
+local n = 0
 for i = 6, #ARGV, 2 do
   redis.call('HSET', KEYS[1], 'a:' .. ARGV[i], ARGV[i + 1])
+  if string.sub(ARGV[i], 1, 1) ~= '~' and string.sub(ARGV[i + 1], -5) ~= ':null' then
+    n = n + 1
+  end
 end
+-- n: the answered count autosave.lua keeps (a restored draft's last save is not known: no 'at')
+redis.call('HSET', KEYS[1], 'n', n)
 return 1

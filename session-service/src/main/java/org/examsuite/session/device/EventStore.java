@@ -25,25 +25,31 @@ public class EventStore {
     private final LuaScript appendScript = LuaScript.of(EventStore.class, "events.lua");
 
     private final RedisAPI redis;
+    private final WatchFeed watchers;
     private final long maxLength;
     /** The stream is the live view for proctors, kept this long after its last event. */
     private final Duration retention;
 
     @Inject
-    EventStore(RedisAPI redis, @ConfigProperty(name = "exam.proctoring.stream-max-length") long maxLength,
+    EventStore(RedisAPI redis, WatchFeed watchers, @ConfigProperty(name = "exam.proctoring.stream-max-length") long maxLength,
             @ConfigProperty(name = "exam.proctoring.stream-retention", defaultValue = "P30D") Duration retention) {
         this.redis = redis;
+        this.watchers = watchers;
         this.maxLength = maxLength;
         this.retention = retention;
     }
 
-    public record Event(String eventId, String type, Instant at, String detail) {
+    /** {@code length}: what a PASTE pasted (characters), null when not told. */
+    public record Event(String eventId, String type, Instant at, String detail, Integer length) {
+        public Event(String eventId, String type, Instant at, String detail) {
+            this(eventId, type, at, detail, null);
+        }
     }
 
     /** Appends the events not seen before; returns how many were new. */
     public Uni<Integer> append(String examId, String sessionId, String candidateId, Instant receivedAt, String source,
             List<Event> events) {
-        List<String> args = new ArrayList<>(7 + 4 * events.size());
+        List<String> args = new ArrayList<>(9 + 5 * events.size());
         args.add(Long.toString(maxLength));
         args.add(Long.toString(ID_RETENTION.toSeconds()));
         args.add(sessionId);
@@ -51,11 +57,14 @@ public class EventStore {
         args.add(receivedAt.toString());
         args.add(source);
         args.add(Long.toString(retention.toSeconds()));
+        args.add(watchers.channel());
+        args.add(examId);
         for (Event event : events) {
             args.add(event.eventId());
             args.add(event.type());
             args.add(event.at().toString());
             args.add(event.detail() == null ? "" : event.detail());
+            args.add(event.length() == null ? "" : event.length().toString());
         }
         return appendScript.run(redis, List.of(RedisKeys.examEvents(examId), RedisKeys.examEventIds(examId)), args)
                 .map(Response::toInteger);

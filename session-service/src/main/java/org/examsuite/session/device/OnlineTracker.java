@@ -7,8 +7,10 @@ import io.vertx.mutiny.redis.client.RedisAPI;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
@@ -58,6 +60,22 @@ public class OnlineTracker {
             return Uni.createFrom().item(List.of());
         }
         return data.sortedSet(String.class).zmscore(RedisKeys.examOnline(examId), sessionIds.toArray(String[]::new));
+    }
+
+    /** The sessions heard from at or after {@code fromMs}, with when (epoch ms). */
+    public Uni<Map<String, Long>> seenSince(String examId, long fromMs) {
+        return data.sortedSet(String.class).zrangebyscoreWithScores(RedisKeys.examOnline(examId),
+                ScoreRange.from(fromMs, Long.MAX_VALUE)).map(scored -> {
+                    Map<String, Long> seen = new HashMap<>();
+                    scored.forEach(s -> seen.put(s.value(), (long) s.score()));
+                    return seen;
+                });
+    }
+
+    /** The sessions last heard from within [{@code fromMs}, {@code toMs}]. */
+    public Uni<Set<String>> lastSeenBetween(String examId, long fromMs, long toMs) {
+        return data.sortedSet(String.class).zrangebyscore(RedisKeys.examOnline(examId), ScoreRange.from(fromMs, toMs))
+                .map(HashSet::new);
     }
 
     public Duration window() {

@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** An exam as stored: the questions carry their keys. */
+/**
+ * An exam as stored: the questions carry their keys. {@code proctoringRules} null: created before
+ * exams had their own rules (they follow the service's defaults).
+ */
 public record Exam(String examId, String title, Instant opensAt, Instant closesAt, int durationSeconds, int graceSeconds,
-        List<Question> questions, int keyRevision, String createdBy, Instant createdAt) {
+        List<Question> questions, int keyRevision, String createdBy, Instant createdAt, List<ProctoringRule> proctoringRules) {
 
     public boolean isOpenAt(Instant now) {
         return !now.isBefore(opensAt) && now.isBefore(closesAt);

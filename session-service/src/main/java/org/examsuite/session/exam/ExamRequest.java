@@ -16,7 +16,9 @@ public record ExamRequest(
         @NotNull Instant closesAt,
         @NotNull @Min(60) @Max(7 * 24 * 3600) Integer durationSeconds,
         @Min(0) @Max(600) Integer graceSeconds,
-        @NotNull @Size(min = 1, max = 500) List<@NotNull @Valid Question> questions) {
+        @NotNull @Size(min = 1, max = 500) List<@NotNull @Valid Question> questions,
+        /** Null: the service's default rules; empty: none. */
+        @Size(max = ProctoringRule.MAX_RULES) List<@NotNull @Valid ProctoringRule> proctoringRules) {
 
     public static final int DEFAULT_GRACE_SECONDS = 30;
 }

@@ -29,11 +29,13 @@ public class ExamService {
     private final ExamPublisher published;
     private final Clock clock;
     private final ObjectMapper json;
+    private final DefaultRules defaultRules;
     private final RichContent content;
 
     @Inject
     ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json,
-            RichContent content) {
+            DefaultRules defaultRules, RichContent content) {
+        this.defaultRules = defaultRules;
         this.pool = pool;
         this.store = store;
         this.audit = audit;
@@ -55,8 +57,9 @@ public class ExamService {
         List<Question> questions = ExamValidator.validate(request, now);
         content.check(questions);
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
+        List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
         Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),
-                request.durationSeconds(), grace, questions, 0, actor, now);
+                request.durationSeconds(), grace, questions, 0, actor, now, rules);
         String requestHash = idempotencyKey == null ? null : sha256(request);
         return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
@@ -86,7 +89,7 @@ public class ExamService {
     }
 
     public Uni<ExamView> view(String examId) {
-        return require(examId).map(exam -> ExamView.of(exam, clock.instant()));
+        return require(examId).map(exam -> ExamView.of(exam, clock.instant(), defaultRules.defaults()));
     }
 
     /** An operator reads the exam with its keys: that is audited too (who saw the keys, when). */
@@ -123,8 +126,8 @@ public class ExamService {
                     .call(() -> audit.record(tx, actor, "exam.key-corrected", examId, null, detail))
                     .replaceWith(new Exam(exam.examId(), exam.title(), exam.opensAt(), exam.closesAt(),
                             exam.durationSeconds(), exam.graceSeconds(), questions, revision, exam.createdBy(),
-                            exam.createdAt()));
-        })).map(exam -> ExamView.of(exam, clock.instant()));
+                            exam.createdAt(), exam.proctoringRules()));
+        })).map(exam -> ExamView.of(exam, clock.instant(), defaultRules.defaults()));
     }
 
     private static int indexOf(List<Question> questions, String questionId) {

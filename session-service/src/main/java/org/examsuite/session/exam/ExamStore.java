@@ -22,8 +22,10 @@ import org.examsuite.session.json.JsonText;
 public class ExamStore {
     private static final TypeReference<List<Question>> QUESTIONS = new TypeReference<>() {
     };
+    private static final TypeReference<List<ProctoringRule>> RULES = new TypeReference<>() {
+    };
     private static final String COLUMNS = "exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
-            + "questions::text AS questions_json, key_revision, created_by, created_at";
+            + "questions::text AS questions_json, key_revision, created_by, created_at, proctoring_rules::text AS rules_json";
 
     @Inject
     ObjectMapper json;
@@ -35,12 +37,12 @@ public class ExamStore {
     /** Inserts the exam; null when the creator's Idempotency-Key was already used. */
     Uni<String> insert(SqlClient tx, Exam exam, String idempotencyKey, String requestHash) {
         return tx.preparedQuery("INSERT INTO exam (exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
-                + "questions, key_revision, created_by, created_at, idempotency_key, request_hash) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11) "
+                + "questions, key_revision, created_by, created_at, idempotency_key, request_hash, proctoring_rules) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11, $12::text::jsonb) "
                 + "ON CONFLICT (created_by, idempotency_key) DO NOTHING RETURNING exam_id")
                 .execute(Tuple.from(new Object[] {exam.examId(), exam.title(), at(exam.opensAt()), at(exam.closesAt()),
                         exam.durationSeconds(), exam.graceSeconds(), write(exam.questions()), exam.createdBy(),
-                        at(exam.createdAt()), idempotencyKey, requestHash}))
+                        at(exam.createdAt()), idempotencyKey, requestHash, JsonText.write(json, exam.proctoringRules())}))
                 .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getString("exam_id") : null);
     }
 
@@ -68,14 +70,27 @@ public class ExamStore {
                 .execute(Tuple.of(examId, write(questions), keyRevision)).replaceWithVoid();
     }
 
-    /** The ids of the exams open at {@code now} or closed less than {@code after} ago. */
-    public Uni<List<String>> activeIds(SqlClient client, Instant now, java.time.Duration after) {
-        return client.preparedQuery("SELECT exam_id FROM exam WHERE opens_at <= $1 AND closes_at > $2")
+    /** An exam the proctoring rules read; {@code rules} null: the service's defaults. */
+    public record Active(String examId, List<ProctoringRule> rules) {
+    }
+
+    /** The exams open at {@code now} or closed less than {@code after} ago, with their rules. */
+    public Uni<List<Active>> active(SqlClient client, Instant now, java.time.Duration after) {
+        return client.preparedQuery("SELECT exam_id, proctoring_rules::text AS rules_json FROM exam WHERE opens_at <= $1 AND closes_at > $2")
                 .execute(Tuple.of(at(now), at(now.minus(after)))).map(rows -> {
-                    List<String> ids = new ArrayList<>();
-                    rows.forEach(row -> ids.add(row.getString("exam_id")));
-                    return ids;
+                    List<Active> exams = new ArrayList<>();
+                    rows.forEach(row -> exams.add(new Active(row.getString("exam_id"), rules(row))));
+                    return exams;
                 });
+    }
+
+    private List<ProctoringRule> rules(Row row) {
+        String text = row.getString("rules_json");
+        try {
+            return text == null ? null : json.readValue(text, RULES);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored proctoring rules of exam " + row.getString("exam_id") + " are unreadable", e);
+        }
     }
 
     /** Exams still open or recently closed: their questions are republished on start-up. */
@@ -122,7 +137,7 @@ public class ExamStore {
                     row.getOffsetDateTime("closes_at").toInstant(), row.getInteger("duration_seconds"),
                     row.getInteger("grace_seconds"), json.readValue(row.getString("questions_json"), QUESTIONS),
                     row.getInteger("key_revision"), row.getString("created_by"),
-                    row.getOffsetDateTime("created_at").toInstant());
+                    row.getOffsetDateTime("created_at").toInstant(), rules(row));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored questions of exam " + row.getString("exam_id") + " are unreadable", e);
         }

@@ -57,8 +57,60 @@ final class ExamValidator {
             v.checkOptions(q, at);
             normalised.add(v.checkKey(q.withDefaultFormat(), q.key(), q.tolerance(), q.scoring(), at));
         }
+        if (exam.proctoringRules() != null) {
+            v.checkRules(exam.proctoringRules());
+        }
         v.throwIfAny();
         return normalised;
+    }
+
+    /** Each kind takes its own fields, all of them, and no other; names are unique. */
+    private void checkRules(List<ProctoringRule> rules) {
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < rules.size(); i++) {
+            ProctoringRule rule = rules.get(i);
+            String at = "proctoringRules[" + i + "]";
+            if (rule.name() != null && !names.add(rule.name())) {
+                add(at + ".name", "duplicate rule name '" + rule.name() + "'");
+            }
+            if (rule.kind() == ProctoringRule.Kind.EVENT_COUNT) {
+                need(rule.eventType(), at + ".eventType", "EVENT_COUNT");
+                need(rule.count(), at + ".count", "EVENT_COUNT");
+                need(rule.windowSeconds(), at + ".windowSeconds", "EVENT_COUNT");
+                none(rule.offlineSeconds(), at + ".offlineSeconds", "EVENT_COUNT");
+                none(rule.lastSeconds(), at + ".lastSeconds", "EVENT_COUNT");
+                if (rule.minLength() != null && !"PASTE".equals(rule.eventType())) {
+                    add(at + ".minLength", "only a PASTE rule has a minLength (PASTE events tell their length)");
+                }
+            } else if (rule.kind() == ProctoringRule.Kind.OFFLINE_NEAR_DEADLINE) {
+                need(rule.offlineSeconds(), at + ".offlineSeconds", "OFFLINE_NEAR_DEADLINE");
+                need(rule.lastSeconds(), at + ".lastSeconds", "OFFLINE_NEAR_DEADLINE");
+                for (String field : List.of("eventType", "count", "windowSeconds", "minLength")) {
+                    Object value = switch (field) {
+                        case "eventType" -> rule.eventType();
+                        case "count" -> rule.count();
+                        case "windowSeconds" -> rule.windowSeconds();
+                        default -> rule.minLength();
+                    };
+                    none(value, at + "." + field, "OFFLINE_NEAR_DEADLINE");
+                }
+                if (rule.offlineSeconds() != null && rule.lastSeconds() != null && rule.offlineSeconds() > rule.lastSeconds()) {
+                    add(at + ".offlineSeconds", "must fit in lastSeconds");
+                }
+            }
+        }
+    }
+
+    private void need(Object value, String field, String kind) {
+        if (value == null) {
+            add(field, "a " + kind + " rule needs it");
+        }
+    }
+
+    private void none(Object value, String field, String kind) {
+        if (value != null) {
+            add(field, "a " + kind + " rule takes no such field");
+        }
     }
 
     /** A key correction: the new key must fit the (unchanged) question. */

@@ -4,17 +4,20 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import org.examsuite.session.exam.ProctoringRule;
 
 /**
- * The proctoring rules (application.properties, {@code exam.proctoring.flags}): each raises a
- * flag on a session when {@code count} of its events of {@code event-type} fall within
- * {@code window}, e.g. {@code rules.focus-lost.event-type=FOCUS_LOST}, {@code count=10},
- * {@code window=5M}. The rule's name is the flag's name.
+ * The proctoring rules' settings (application.properties, {@code exam.proctoring.flags}) and the
+ * default rules an exam gets when its creation names none ({@link ConfiguredRules}), e.g.
+ * {@code rules.focus-lost.event-type=FOCUS_LOST}, {@code count=10}, {@code window=5M}; or
+ * {@code rules.offline-near-deadline.kind=OFFLINE_NEAR_DEADLINE}, {@code offline=2M},
+ * {@code last=10M}. The rule's name is the flag's name.
  */
 @ConfigMapping(prefix = "exam.proctoring.flags")
 public interface FlagRules {
 
-    /** Rule name → rule. */
+    /** Rule name → the default rule. */
     Map<String, Rule> rules();
 
     /** Stream entries read per exam and round. */
@@ -34,10 +37,25 @@ public interface FlagRules {
     Duration retention();
 
     interface Rule {
-        String eventType();
+        @WithDefault("EVENT_COUNT")
+        ProctoringRule.Kind kind();
 
+        /** EVENT_COUNT: the events counted. */
+        Optional<String> eventType();
+
+        @WithDefault("1")
         int count();
 
+        @WithDefault("1H")
         Duration window();
+
+        /** EVENT_COUNT on PASTE: only pastes of at least this many characters count. */
+        Optional<Integer> minLength();
+
+        /** OFFLINE_NEAR_DEADLINE: silent this long … */
+        Optional<Duration> offline();
+
+        /** … within this last stretch before the deadline. */
+        Optional<Duration> last();
     }
 }

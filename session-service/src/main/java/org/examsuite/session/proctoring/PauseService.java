@@ -12,6 +12,7 @@ import java.util.Map;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
+import org.examsuite.session.device.WatchFeed;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamStore;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamPause;
@@ -42,10 +43,12 @@ public class PauseService implements ExamPauses {
     private final SessionPublisher published;
     private final CommandStore commands;
     private final AuditLog audit;
+    private final WatchFeed watchers;
     private final Clock clock;
 
     PauseService(Pool pool, SessionStore sessions, ExamStore examStore, ExamService exams, SessionPublisher published,
-            CommandStore commands, AuditLog audit, Clock clock) {
+            CommandStore commands, AuditLog audit, WatchFeed watchers, Clock clock) {
+        this.watchers = watchers;
         this.pool = pool;
         this.sessions = sessions;
         this.examStore = examStore;
@@ -95,6 +98,8 @@ public class PauseService implements ExamPauses {
                 .call(change -> commands.broadcast(examId, "PAUSED", Map.of("pausedAt", change.pausedAt().toString(),
                         "byExam", true)))
                 .call(change -> publishAll(change.rows()))
+                .call(change -> watchers.publish(examId, Map.of("type", "EXAM", "paused", true,
+                        "pausedAt", change.pausedAt().toString())))
                 .map(change -> new ExamPause(examId, true, change.pausedAt(), change.rows().size()));
     }
 
@@ -106,6 +111,7 @@ public class PauseService implements ExamPauses {
                 .call(rows -> audit.record(tx, actor, "exam.resumed", examId, null, Map.of("sessions", rows.size())))))
                 .call(rows -> commands.broadcast(examId, "RESUMED", Map.of("byExam", true)))
                 .call(this::publishAll)
+                .call(rows -> watchers.publish(examId, Map.of("type", "EXAM", "paused", false)))
                 .map(rows -> new ExamPause(examId, false, null, rows.size()));
     }
 

@@ -24,7 +24,10 @@ public final class ProctoringRequests {
             @NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9._:-]+") String eventId,
             @NotBlank @Size(max = 40) @Pattern(regexp = "[A-Z][A-Z0-9_]*", message = "an upper-case name such as FOCUS_LOST") String type,
             @NotNull Instant at,
-            @Size(max = 500) String detail) {
+            @Size(max = 500) String detail,
+            /** PASTE only: how many characters were pasted (the long-paste rule reads it). */
+            @Min(0) @Max(MAX_PASTE_LENGTH) Integer length) {
+        public static final int MAX_PASTE_LENGTH = 10_000_000;
     }
 
     public record EventsAccepted(int accepted, int duplicates) {

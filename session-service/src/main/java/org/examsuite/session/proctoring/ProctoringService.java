@@ -78,8 +78,14 @@ public class ProctoringService {
 
     public Uni<EventsAccepted> record(String sessionId, List<ClientEvent> clientEvents) {
         Instant now = clock.instant();
+        for (int i = 0; i < clientEvents.size(); i++) {
+            if (clientEvents.get(i).length() != null && !"PASTE".equals(clientEvents.get(i).type())) {
+                throw new ApiException(400, "INVALID_FIELD", "length is told only with a PASTE event.")
+                        .with("field", "events[" + i + "].length");
+            }
+        }
         List<EventStore.Event> batch = clientEvents.stream()
-                .map(e -> new EventStore.Event(e.eventId(), e.type(), e.at(), e.detail())).toList();
+                .map(e -> new EventStore.Event(e.eventId(), e.type(), e.at(), e.detail(), e.length())).toList();
         return rates.events(sessionId, batch.size())
                 .chain(() -> sessions.require(sessionId))
                 .invoke(row -> flagger.watch(row.examId()))

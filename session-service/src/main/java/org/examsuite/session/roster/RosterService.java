@@ -18,7 +18,8 @@ import org.examsuite.session.session.SessionRow;
 
 /**
  * The proctor's roster of an exam: its sessions from PostgreSQL, joined with who is online
- * (the exam's online sorted set) and the flags the rules raised (Redis), a page at a time.
+ * (the exam's online sorted set), the flags the rules raised (Redis) and each session's answered
+ * count and last save (answer-service, one call per page), a page at a time.
  */
 @ApplicationScoped
 public class RosterService {
@@ -27,9 +28,12 @@ public class RosterService {
     private final ExamService exams;
     private final OnlineTracker online;
     private final FlagStore flags;
+    private final AnswerSummaries answers;
     private final Clock clock;
 
-    RosterService(Pool pool, RosterStore store, ExamService exams, OnlineTracker online, FlagStore flags, Clock clock) {
+    RosterService(Pool pool, RosterStore store, ExamService exams, OnlineTracker online, FlagStore flags,
+            AnswerSummaries answers, Clock clock) {
+        this.answers = answers;
         this.pool = pool;
         this.store = store;
         this.exams = exams;
@@ -40,7 +44,7 @@ public class RosterService {
 
     public record Entry(String sessionId, String candidateId, String status, int deviceEpoch, Instant startedAt,
             Instant deadline, long remainingMs, Instant pausedAt, String paperId, Instant submittedAt, boolean online,
-            Instant lastSeenAt, List<JsonNode> flags) {
+            Instant lastSeenAt, List<JsonNode> flags, Long answered, Instant lastSavedAt) {
     }
 
     public record Page(String examId, Instant serverTime, List<Entry> sessions, String nextCursor) {
@@ -87,18 +91,21 @@ public class RosterService {
         List<Uni<List<JsonNode>>> flagReads = ids.stream()
                 .map(id -> flaggedIds.contains(id) ? flags.flagsOf(id) : Uni.createFrom().item(List.<JsonNode>of()))
                 .toList();
-        return online.lastSeen(examId, ids).chain(seen -> Uni.join().all(flagReads).andFailFast().map(rowFlags -> {
+        return Uni.combine().all().unis(online.lastSeen(examId, ids), Uni.join().all(flagReads).andFailFast(), answers.of(ids))
+                .with((seen, rowFlags, summaries) -> {
             List<Entry> entries = new ArrayList<>(rows.size());
             for (int i = 0; i < rows.size(); i++) {
                 SessionRow row = rows.get(i);
                 Double seenMs = seen.get(i);
+                AnswerClient.Summary summary = summaries.get(row.sessionId());
                 entries.add(new Entry(row.sessionId(), row.candidateId(), row.status(), row.deviceEpoch(), row.startedAt(),
                         row.deadline(), row.remainingMs(now), row.pausedAt(), row.paperId(), row.submittedAt(),
                         onlineIds.contains(row.sessionId()),
-                        seenMs == null ? null : Instant.ofEpochMilli(seenMs.longValue()), rowFlags.get(i)));
+                        seenMs == null ? null : Instant.ofEpochMilli(seenMs.longValue()), rowFlags.get(i),
+                        summary == null ? null : summary.answered(), summary == null ? null : summary.lastSavedAt()));
             }
             return entries;
-        }));
+        });
     }
 
     private static Set<String> intersect(Set<String> a, Set<String> b) {

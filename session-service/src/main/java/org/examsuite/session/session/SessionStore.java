@@ -130,6 +130,17 @@ public class SessionStore {
                 .execute(Tuple.of(at(since))).map(SessionStore::all);
     }
 
+    /**
+     * The exams' running sessions whose deadline lies in ({@code after}, {@code until}]: those the
+     * offline-near-deadline rule looks at, for all its exams in one statement (index
+     * session_running_deadline, V4).
+     */
+    public Uni<List<SessionRow>> runningWithDeadline(SqlClient client, List<String> examIds, Instant after, Instant until) {
+        return client.preparedQuery("SELECT * FROM session WHERE exam_id = ANY($1) AND status = 'IN_PROGRESS' "
+                + "AND deadline > $2 AND deadline <= $3").execute(Tuple.of(examIds.toArray(String[]::new), at(after), at(until)))
+                .map(SessionStore::all);
+    }
+
     public static SessionRow first(RowSet<Row> rows) {
         return rows.iterator().hasNext() ? SessionRow.of(rows.iterator().next()) : null;
     }

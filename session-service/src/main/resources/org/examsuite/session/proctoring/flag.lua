@@ -6,6 +6,7 @@
 -- event is looked at, not only the one ending at it.
 -- KEYS[1] ses:{<sessionId>}:rule:<rule> (zset)   KEYS[2] ses:{<sessionId>}:flags (hash)
 -- ARGV: rule, eventId, at (ms), window (ms), count, raisedAt (ISO), ttl (s)
+-- Returns the flag (JSON) when this call raised it, else 0.
 local at, window, count = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 redis.call('ZADD', KEYS[1], at, ARGV[2])
 local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -34,10 +35,10 @@ for first = 1, n do
     for i = first, last do
       evidence[#evidence + 1] = '"' .. near[2 * i - 1] .. '"'
     end
-    redis.call('HSET', KEYS[2], ARGV[1], '{"rule":"' .. ARGV[1] .. '","raisedAt":"' .. ARGV[6] .. '","events":['
-      .. table.concat(evidence, ',') .. ']}')
+    local flag = '{"rule":"' .. ARGV[1] .. '","raisedAt":"' .. ARGV[6] .. '","events":[' .. table.concat(evidence, ',') .. ']}'
+    redis.call('HSET', KEYS[2], ARGV[1], flag)
     redis.call('EXPIRE', KEYS[2], ARGV[7])
-    return 1
+    return flag
   end
 end
 return 0

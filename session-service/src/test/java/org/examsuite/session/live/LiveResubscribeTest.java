@@ -16,7 +16,7 @@ import java.util.Map;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
-import org.examsuite.session.live.LiveSocketTest.Recorder;
+import org.examsuite.session.SocketRecorder;
 import org.examsuite.testing.CuttableProxy;
 import org.examsuite.testing.RedisBehindRelay;
 import org.examsuite.testing.TestTokens;
@@ -49,7 +49,7 @@ class LiveResubscribeTest {
     @Test
     void afterRedisDroppedTheSubscriptionCommandsStillReachTheSocket() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("exam-live", s.token())
                 .buildAsync(URI.create(base.toString().replaceFirst("^http", "ws") + "api/v1/sessions/" + s.sessionId() + "/live"),
                         recorder).join();

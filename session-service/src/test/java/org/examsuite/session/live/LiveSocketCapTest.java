@@ -15,7 +15,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
-import org.examsuite.session.live.LiveSocketTest.Recorder;
+import org.examsuite.session.SocketRecorder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +36,7 @@ class LiveSocketCapTest {
     @TestHTTPResource("/")
     URI base;
 
-    private WebSocket connect(Started s, Recorder recorder) {
+    private WebSocket connect(Started s, SocketRecorder recorder) {
         URI uri = URI.create(base.toString().replaceFirst("^http", "ws") + "api/v1/sessions/" + s.sessionId() + "/live");
         return HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("exam-live", s.token())
                 .buildAsync(uri, recorder).join();
@@ -47,11 +47,11 @@ class LiveSocketCapTest {
         String examId = Fixtures.openExam(Instant.now());
         Started first = Fixtures.startFresh(examId);
         Started second = Fixtures.startFresh(examId);
-        Recorder held = new Recorder();
+        SocketRecorder held = new SocketRecorder();
         WebSocket socket = connect(first, held);
         await().atMost(Duration.ofSeconds(10)).until(() -> held.received("\"type\":\"TIME\""));
 
-        Recorder refused = new Recorder();
+        SocketRecorder refused = new SocketRecorder();
         connect(second, refused);
         await().atMost(Duration.ofSeconds(10)).until(() -> refused.closeCode != null);
         assertEquals(1013, refused.closeCode);
@@ -60,7 +60,7 @@ class LiveSocketCapTest {
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
         await().atMost(Duration.ofSeconds(10)).until(() -> held.closeCode != null);
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            Recorder attempt = new Recorder();
+            SocketRecorder attempt = new SocketRecorder();
             WebSocket next = connect(second, attempt);
             await().atMost(Duration.ofSeconds(5)).until(() -> attempt.received("\"type\":\"TIME\"") || attempt.closeCode != null);
             next.abort();

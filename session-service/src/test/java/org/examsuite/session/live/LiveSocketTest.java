@@ -25,6 +25,7 @@ import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.TestClock;
+import org.examsuite.session.SocketRecorder;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,39 +49,11 @@ class LiveSocketTest {
         clock.reset();
     }
 
-    /** Collects what the server sends, and how it closed. */
-    public static final class Recorder implements WebSocket.Listener {
-        final List<String> messages = new CopyOnWriteArrayList<>();
-        volatile Integer closeCode;
-        private final StringBuilder partial = new StringBuilder();
-
-        @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                messages.add(partial.toString());
-                partial.setLength(0);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
-            closeCode = statusCode;
-            return null;
-        }
-
-        public boolean received(String fragment) {
-            return messages.stream().anyMatch(m -> m.contains(fragment));
-        }
-    }
-
     private URI live(String sessionId) {
         return URI.create(base.toString().replaceFirst("^http", "ws") + "api/v1/sessions/" + sessionId + "/live");
     }
 
-    private WebSocket connect(String sessionId, Recorder recorder, String... subprotocols) {
+    private WebSocket connect(String sessionId, SocketRecorder recorder, String... subprotocols) {
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder();
         if (subprotocols.length > 0) {
             builder.subprotocols(subprotocols[0], java.util.Arrays.copyOfRange(subprotocols, 1, subprotocols.length));
@@ -91,7 +64,7 @@ class LiveSocketTest {
     @Test
     void tokenAsSubprotocolGetsTimeThenProctorCommands() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
         assertEquals("exam-live", socket.getSubprotocol());
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
@@ -112,7 +85,7 @@ class LiveSocketTest {
     @Test
     void aCommandPublishedByAnotherReplicaReachesTheSocketHeldHere() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
         // What commands.lua publishes when the operator's request is served by another replica:
@@ -129,9 +102,9 @@ class LiveSocketTest {
         Started a = Fixtures.startFresh(examId);
         Started b = Fixtures.startFresh(examId);
         Started elsewhere = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder ra = new Recorder();
-        Recorder rb = new Recorder();
-        Recorder other = new Recorder();
+        SocketRecorder ra = new SocketRecorder();
+        SocketRecorder rb = new SocketRecorder();
+        SocketRecorder other = new SocketRecorder();
         WebSocket sa = connect(a.sessionId(), ra, "exam-live", a.token());
         WebSocket sb = connect(b.sessionId(), rb, "exam-live", b.token());
         WebSocket so = connect(elsewhere.sessionId(), other, "exam-live", elsewhere.token());
@@ -155,7 +128,7 @@ class LiveSocketTest {
     @Test
     void timeIsPushedFromThePublishedState() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
         clock.advance(Duration.ofMinutes(59));
@@ -168,7 +141,7 @@ class LiveSocketTest {
     @Test
     void tokenAsFirstMessageAndTakeoverClosesTheOlderDevice() {
         Started s = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = connect(s.sessionId(), recorder);
         socket.sendText("{\"type\": \"AUTH\", \"token\": \"" + s.token() + "\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
@@ -184,7 +157,7 @@ class LiveSocketTest {
     void openingAndTimePingsCountAsOnline() {
         String examId = Fixtures.openExam(clock.instant());
         Started s = Fixtures.startFresh(examId);
-        Recorder recorder = new Recorder();
+        SocketRecorder recorder = new SocketRecorder();
         WebSocket socket = connect(s.sessionId(), recorder, "exam-live", s.token());
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.received("\"type\":\"TIME\""));
         monitor(examId).body("online", equalTo(1));
@@ -207,19 +180,19 @@ class LiveSocketTest {
         Started mine = Fixtures.startFresh(examId);
         Started theirs = Fixtures.startFresh(examId);
 
-        Recorder foreign = new Recorder();
+        SocketRecorder foreign = new SocketRecorder();
         connect(theirs.sessionId(), foreign, "exam-live", mine.token());
         await().atMost(Duration.ofSeconds(10)).until(() -> foreign.closeCode != null);
         assertEquals(4403, foreign.closeCode);
 
-        Recorder expired = new Recorder();
+        SocketRecorder expired = new SocketRecorder();
         WebSocket socket = connect(mine.sessionId(), expired);
         socket.sendText("{\"type\": \"AUTH\", \"token\": \""
                 + TestTokens.expiredCandidate(mine.sessionId(), examId, mine.candidateId(), 1) + "\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> expired.closeCode != null);
         assertEquals(4401, expired.closeCode);
 
-        Recorder silent = new Recorder();
+        SocketRecorder silent = new SocketRecorder();
         WebSocket unauthenticated = connect(mine.sessionId(), silent);
         unauthenticated.sendText("{\"type\": \"TIME\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> silent.closeCode != null);

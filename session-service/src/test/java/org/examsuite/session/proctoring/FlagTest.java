@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
+import org.examsuite.session.TestClock;
+import org.junit.jupiter.api.BeforeEach;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,23 @@ class FlagTest {
     SharedRedisDataSource redis;
     @Inject
     MeterRegistry registry;
+    @Inject
+    TestClock clock;
+
+    @BeforeEach
+    void resetClock() {
+        clock.reset();
+    }
+
+    private static void events(Started s, String eventsJson, int status) {
+        given().auth().oauth2(s.token()).contentType(ContentType.JSON).body("{\"events\": [" + eventsJson + "]}")
+                .post("/api/v1/sessions/" + s.sessionId() + "/events").then().statusCode(status);
+    }
+
+    private static String withRules(Instant now, int durationSeconds, String rules) {
+        String body = Fixtures.examBody(now.minus(Duration.ofMinutes(5)), now.plus(Duration.ofHours(2)), durationSeconds);
+        return body.substring(0, body.lastIndexOf('}')) + ", \"proctoringRules\": " + rules + "}";
+    }
 
     private static void focusLost(Started s, Instant first, Duration apart, int count, String prefix) {
         StringBuilder body = new StringBuilder("{\"events\": [");
@@ -122,5 +141,108 @@ class FlagTest {
         flagger.runOnce("replica-b").await().indefinitely();
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then()
                 .body("flagged[0].flags[0].rule", equalTo("focus-lost"));
+    }
+
+    @Test
+    void anExamsOwnRulesReplaceTheDefaultsAndAreShownWithIt() {
+        String examId = Fixtures.createExam(withRules(Instant.now(), 3600, """
+                [{"name": "quick-blur", "kind": "EVENT_COUNT", "eventType": "FOCUS_LOST", "count": 2, "windowSeconds": 60}]"""));
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId).then().statusCode(200)
+                .body("proctoringRules", hasSize(1))
+                .body("proctoringRules[0].name", equalTo("quick-blur"))
+                .body("proctoringRules[0].count", equalTo(2));
+        String defaults = Fixtures.openExam(Instant.now());
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + defaults).then().statusCode(200)
+                .body("proctoringRules.name", org.hamcrest.Matchers.hasItems("focus-lost", "long-paste", "offline-near-deadline"));
+
+        Started s = Fixtures.startFresh(examId);
+        focusLost(s, Instant.now().minus(Duration.ofMinutes(2)), Duration.ofSeconds(1), 10, "o");
+        flagger.runOnce("replica-a").await().indefinitely();
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then().statusCode(200)
+                .body("flagged[0].flags", hasSize(1))
+                .body("flagged[0].flags[0].rule", equalTo("quick-blur"))
+                .body("flagged[0].flags[0].events", hasSize(2));
+    }
+
+    @Test
+    void badRulesAreRefusedWithTheirField() {
+        String body = withRules(Instant.now(), 3600, """
+                [{"name": "a", "kind": "EVENT_COUNT", "eventType": "FOCUS_LOST", "count": 2, "windowSeconds": 60, "minLength": 5},
+                 {"name": "a", "kind": "OFFLINE_NEAR_DEADLINE", "offlineSeconds": 600, "lastSeconds": 300, "count": 3},
+                 {"name": "b", "kind": "EVENT_COUNT"}]""");
+        given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body(body).post("/api/v1/exams").then()
+                .statusCode(400).contentType("application/problem+json").body("code", equalTo("VALIDATION_FAILED"))
+                .body("violations.field", org.hamcrest.Matchers.hasItems("proctoringRules[0].minLength", "proctoringRules[1].name",
+                        "proctoringRules[1].offlineSeconds", "proctoringRules[1].count", "proctoringRules[2].eventType",
+                        "proctoringRules[2].count", "proctoringRules[2].windowSeconds"));
+        given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON)
+                .body(withRules(Instant.now(), 3600, "[{\"name\": \"Bad Name\", \"kind\": \"SOMETIMES\"}]"))
+                .post("/api/v1/exams").then().statusCode(400).contentType("application/problem+json");
+    }
+
+    @Test
+    void oneLongPasteRaisesTheLongPasteFlagWithItAsEvidenceAndShortOnesDoNot() {
+        String examId = Fixtures.openExam(Instant.now());
+        Started s = Fixtures.startFresh(examId);
+        String at = Instant.now().minusSeconds(30).toString();
+        events(s, """
+                {"eventId": "p1", "type": "PASTE", "at": "%s", "length": 120},
+                {"eventId": "p2", "type": "PASTE", "at": "%s"}""".formatted(at, at), 202);
+        flagger.runOnce("replica-a").await().indefinitely();
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then().body("flagged", empty());
+
+        events(s, "{\"eventId\": \"p3\", \"type\": \"PASTE\", \"at\": \"" + at + "\", \"length\": 4200}", 202);
+        CompletableFuture<Integer> a = flagger.runOnce("replica-a").subscribeAsCompletionStage();
+        CompletableFuture<Integer> b = flagger.runOnce("replica-b").subscribeAsCompletionStage();
+        CompletableFuture.allOf(a, b).join();
+        assertEquals(1, a.join() + b.join(), "raised once by the two replicas");
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then()
+                .body("flagged[0].flags", hasSize(1))
+                .body("flagged[0].flags[0].rule", equalTo("long-paste"))
+                .body("flagged[0].flags[0].events", equalTo(java.util.List.of("p3")));
+    }
+
+    @Test
+    void aPastedLengthIsCheckedAndToldOnlyWithAPaste() {
+        Started s = Fixtures.startFresh(Fixtures.openExam(Instant.now()));
+        String at = Instant.now().toString();
+        given().auth().oauth2(s.token()).contentType(ContentType.JSON)
+                .body("{\"events\": [{\"eventId\": \"x1\", \"type\": \"FOCUS_LOST\", \"at\": \"" + at + "\", \"length\": 3}]}")
+                .post("/api/v1/sessions/" + s.sessionId() + "/events").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo("INVALID_FIELD")).body("field", equalTo("events[0].length"));
+        given().auth().oauth2(s.token()).contentType(ContentType.JSON)
+                .body("{\"events\": [{\"eventId\": \"x2\", \"type\": \"PASTE\", \"at\": \"" + at + "\", \"length\": -1}]}")
+                .post("/api/v1/sessions/" + s.sessionId() + "/events").then().statusCode(400).body("code", equalTo("VALIDATION_FAILED"));
+        given().auth().oauth2(s.token()).contentType(ContentType.JSON)
+                .body("{\"events\": [{\"eventId\": \"x3\", \"type\": \"PASTE\", \"at\": \"" + at + "\", \"length\": \"long\"}]}")
+                .post("/api/v1/sessions/" + s.sessionId() + "/events").then().statusCode(400).body("code", equalTo("INVALID_FIELD"));
+    }
+
+    @Test
+    void aCandidateSilentForLongerThanTheRuleSaysNearTheDeadlineIsFlaggedOnceWithWhenLastHeard() {
+        String examId = Fixtures.createExam(withRules(clock.instant(), 600, """
+                [{"name": "gone-near-end", "kind": "OFFLINE_NEAR_DEADLINE", "offlineSeconds": 30, "lastSeconds": 120}]"""));
+        Started absent = Fixtures.startFresh(examId);
+        Started present = Fixtures.startFresh(examId);
+        clock.advance(Duration.ofSeconds(500)); // the last 120 s began at 480: 20 s of silence in it so far
+        flagger.runOnce("replica-a").await().indefinitely();
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then().body("flagged", empty());
+        given().auth().oauth2(present.token()).post("/api/v1/sessions/" + present.sessionId() + "/heartbeat").then().statusCode(200);
+
+        clock.advance(Duration.ofSeconds(15)); // absent: 35 s of silence within the last stretch; present: 15 s
+        CompletableFuture<Integer> a = flagger.runOnce("replica-a").subscribeAsCompletionStage();
+        CompletableFuture<Integer> b = flagger.runOnce("replica-b").subscribeAsCompletionStage();
+        CompletableFuture.allOf(a, b).join();
+        assertEquals(1, a.join() + b.join(), "raised once by the two replicas");
+        given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId + "/monitor").then()
+                .body("flagged", hasSize(1))
+                .body("flagged[0].sessionId", equalTo(absent.sessionId()))
+                .body("flagged[0].flags[0].rule", equalTo("gone-near-end"))
+                .body("flagged[0].flags[0].offlineSeconds", org.hamcrest.Matchers.both(org.hamcrest.Matchers.greaterThanOrEqualTo(35))
+                        .and(org.hamcrest.Matchers.lessThan(60)))
+                .body("flagged[0].flags[0].lastSeenAt", org.hamcrest.Matchers.notNullValue());
+        String raised = redis.hash(String.class).hget(RedisKeys.flags(absent.sessionId()), "gone-near-end");
+        assertEquals(0, flagger.runOnce("replica-a").await().indefinitely(), "not raised again");
+        assertEquals(raised, redis.hash(String.class).hget(RedisKeys.flags(absent.sessionId()), "gone-near-end"));
     }
 }

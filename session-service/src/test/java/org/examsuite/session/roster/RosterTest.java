@@ -46,6 +46,8 @@ class RosterTest {
     SharedRedisDataSource redis;
     @Inject
     Flagger flagger;
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "exam.test.submission-stub")
+    String stubUrl;
 
     @BeforeEach
     void resetClock() {
@@ -219,5 +221,22 @@ class RosterTest {
         String examId = Fixtures.openExam(clock.instant());
         operator().get("/api/v1/exams/" + examId + "/sessions").then().statusCode(200)
                 .body("sessions", empty()).body("nextCursor", nullValue());
+    }
+
+    @Test
+    void eachRowHasItsAnsweredCountAndLastSaveFromAnswerServiceOrNullWhenItCannotTell() {
+        String examId = Fixtures.openExam(clock.instant());
+        Started saved = Fixtures.startFresh(examId);
+        Started unknown = Fixtures.startFresh(examId);
+        new org.examsuite.session.StubControl(stubUrl).summary(saved.sessionId(),
+                "{\"answered\": 4, \"lastSavedAt\": \"2026-12-01T08:31:05Z\"}");
+        JsonPath page = roster(examId, Map.of());
+        List<Map<String, Object>> sessions = page.getList("sessions");
+        Map<String, Object> withDraft = sessions.stream().filter(e -> e.get("sessionId").equals(saved.sessionId())).findFirst().orElseThrow();
+        Map<String, Object> without = sessions.stream().filter(e -> e.get("sessionId").equals(unknown.sessionId())).findFirst().orElseThrow();
+        assertEquals(4, withDraft.get("answered"));
+        assertEquals("2026-12-01T08:31:05Z", withDraft.get("lastSavedAt"));
+        assertNull(without.get("answered"));
+        assertNull(without.get("lastSavedAt"));
     }
 }
