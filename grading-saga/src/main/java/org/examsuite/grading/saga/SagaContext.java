@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * writes that may be lost together with the step's record (the step then simply runs again).
  */
 public record SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data,
-        List<SagaStore.TxHook> stepWrites, AtomicReference<StepRecord> pendingRecord) {
+        List<TxHook> stepWrites, AtomicReference<StepRecord> pendingRecord) {
 
     public SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data) {
         this(sagaId, paperId, run, examId, sessionId, data, new ArrayList<>(), new AtomicReference<>());
@@ -32,7 +32,7 @@ public record SagaContext(UUID sagaId, String paperId, int run, String examId, S
     }
 
     /** Runs {@code write} in the transaction that records this step's outcome (DONE or WAITING). */
-    public void withStepRecord(SagaStore.TxHook write) {
+    public void withStepRecord(TxHook write) {
         stepWrites.add(write);
     }
 
@@ -41,13 +41,13 @@ public record SagaContext(UUID sagaId, String paperId, int run, String examId, S
      * grade step's provisional marks): left out when the saga's end is written in the same
      * transaction, whose own writes then supersede it (the archive's GRADED result).
      */
-    public void withProvisionalStepRecord(SagaStore.TxHook write) {
-        stepWrites.add(new SagaStore.ProvisionalWrite(write));
+    public void withProvisionalStepRecord(TxHook write) {
+        stepWrites.add(new ProvisionalWrite(write));
     }
 
     /** The writes handed over by the step that just ran, and none left behind. */
-    List<SagaStore.TxHook> drainStepWrites() {
-        List<SagaStore.TxHook> writes = List.copyOf(stepWrites);
+    List<TxHook> drainStepWrites() {
+        List<TxHook> writes = List.copyOf(stepWrites);
         stepWrites.clear();
         return writes;
     }

@@ -205,7 +205,7 @@ public class SagaEngine {
         final SagaContext context;
         final List<StepState> steps;
         SagaStatus status;
-        SagaStore.Completed unrecorded;
+        CompletedStep unrecorded;
         /** System.nanoTime() when the lease was last set (at the claim, or renewed): at least this fresh. */
         long leaseFrom;
 
@@ -290,7 +290,7 @@ public class SagaEngine {
         boolean last = step.position == run.steps.size() - 1;
         StepRecord record = null;
         if (definition.recordsItself()) {
-            SagaStore.Completed self = new SagaStore.Completed(step.position, step.name, null, false, List.of(), !deferred,
+            CompletedStep self = new CompletedStep(step.position, step.name, null, false, List.of(), !deferred,
                     run.unrecorded);
             record = new StepRecord(run.id(), run.owner, self, last, () -> json(context.data()), context,
                     run.definition.outcomes());
@@ -305,7 +305,7 @@ public class SagaEngine {
                 if (definition.readOnly() || definition.recordsItself()) {
                     throw new IllegalStateException("step " + step.name + " cannot park the saga");
                 }
-                List<SagaStore.TxHook> writes = context.drainStepWrites();
+                List<TxHook> writes = context.drainStepWrites();
                 beginLate(run, step, deferred);
                 store.park(run.id(), run.owner, step.position, step.name, json(context.data()), writes,
                         c -> run.definition.outcomes().waiting(c, context, step.name));
@@ -332,7 +332,7 @@ public class SagaEngine {
                 }
                 return true;
             }
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false,
+            run.unrecorded = new CompletedStep(step.position, step.name, json(context.data()), false,
                     context.drainStepWrites(), !deferred, deferred ? run.unrecorded : null);
             return true;
         } catch (SagaStore.LeaseLost e) {
@@ -384,7 +384,7 @@ public class SagaEngine {
         try (Scope ignored = span.makeCurrent()) {
             definition.action().compensate(context);
             step.status = StepStatus.COMPENSATED;
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true,
+            run.unrecorded = new CompletedStep(step.position, step.name, json(context.data()), true,
                     context.drainStepWrites());
             return true;
         } catch (SagaStore.LeaseLost e) {

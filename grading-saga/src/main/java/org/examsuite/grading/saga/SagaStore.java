@@ -184,24 +184,6 @@ public class SagaStore {
         }
     }
 
-    /**
-     * A step (or compensation) that finished but is not recorded yet: the engine records it
-     * with its next write, together with the step's own {@code writes} (see SagaContext).
-     * A read-only step is not recorded as started before it runs ({@code begun} false): its
-     * start and end are recorded together, after {@code before} — the step that finished just
-     * before it, also still unrecorded.
-     */
-    public record Completed(int position, String step, String data, boolean compensation, List<TxHook> writes, boolean begun,
-            Completed before) {
-        public Completed(int position, String step, String data, boolean compensation, List<TxHook> writes) {
-            this(position, step, data, compensation, writes, true, null);
-        }
-
-        public Completed(int position, String step, String data, boolean compensation) {
-            this(position, step, data, compensation, List.of());
-        }
-    }
-
     /** A claimed saga (as the claim returned it) and its step log. */
     public record Loaded(SagaRow saga, List<StepRow> steps) {
     }
@@ -211,7 +193,7 @@ public class SagaStore {
      * step that finished just before it, so one transaction (four statements) per step suffices.
      */
     public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating,
-            Completed prior) {
+            CompletedStep prior) {
         db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() + ? * interval "
                     + "'1 millisecond', updated_at = now(), data = COALESCE(?::jsonb, data) "
@@ -232,7 +214,7 @@ public class SagaStore {
         });
     }
 
-    private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
+    private void record(Connection c, UUID sagaId, CompletedStep prior) throws SQLException {
         if (prior == null) {
             return;
         }
@@ -291,7 +273,7 @@ public class SagaStore {
                 update.setObject(2, sagaId);
                 update.executeUpdate();
             }
-            history.history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + truncate(error));
+            history.history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + StoredText.truncate(error));
             return null;
         });
     }
@@ -307,14 +289,14 @@ public class SagaStore {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
             }
-            history.history(c, sagaId, "STEP_FAILED", step, truncate(error));
+            history.history(c, sagaId, "STEP_FAILED", step, StoredText.truncate(error));
             return null;
         });
     }
 
-    /** {@link #finish(UUID, String, SagaStatus, String, Integer, String, Completed, TxHook)} by the stored name (tests). */
+    /** {@link #finish(UUID, String, SagaStatus, String, Integer, String, CompletedStep, TxHook)} by the stored name (tests). */
     public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
-            Completed prior, TxHook hook) {
+            CompletedStep prior, TxHook hook) {
         finish(sagaId, owner, SagaStatus.valueOf(status), step, position, detail, prior, hook);
     }
 
@@ -323,7 +305,7 @@ public class SagaStore {
      * transaction. For FAILED, {@code position} names the step that ran out of retries.
      */
     public void finish(UUID sagaId, String owner, SagaStatus status, String step, Integer position, String detail,
-            Completed prior, TxHook hook) {
+            CompletedStep prior, TxHook hook) {
         db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, lease_until = NULL, "
                     + "updated_at = now(), data = COALESCE(?::jsonb, data) "
@@ -340,14 +322,14 @@ public class SagaStore {
             if (position != null) {
                 steps.ranOut(c, sagaId, position, detail);
             }
-            history.histories(c, sagaId, SagaHistory.events(prior, new String[] {status.name(), step, truncate(detail)}));
+            history.histories(c, sagaId, SagaHistory.events(prior, new String[] {status.name(), step, StoredText.truncate(detail)}));
             hook.run(c);
             return null;
         });
     }
 
     /** Gives the saga back without changing it (the worker is stopping). */
-    public void release(UUID sagaId, String owner, Completed prior) {
+    public void release(UUID sagaId, String owner, CompletedStep prior) {
         db.inAsyncTransaction(c -> {
             if (prior != null) {
                 requireLease(c, sagaId, owner);
@@ -416,21 +398,8 @@ public class SagaStore {
             }
         }
         steps.cancelOpen(c, sagaId);
-        history.history(c, sagaId, "SUPERSEDED", null, truncate(detail));
+        history.history(c, sagaId, "SUPERSEDED", null, StoredText.truncate(detail));
         return true;
-    }
-
-    @FunctionalInterface
-    public interface TxHook {
-        void run(Connection connection) throws SQLException;
-    }
-
-    /** A step's write that the saga's end in the same transaction makes moot (SagaContext.withProvisionalStepRecord). */
-    record ProvisionalWrite(TxHook write) implements TxHook {
-        @Override
-        public void run(Connection connection) throws SQLException {
-            write.run(connection);
-        }
     }
 
     /** Locks the saga row and checks the lease is still ours, so no other replica writes concurrently. */
@@ -466,12 +435,5 @@ public class SagaStore {
             }
         }
         return rows;
-    }
-
-    static String truncate(String text) {
-        if (text == null) {
-            return null;
-        }
-        return text.length() > 1000 ? text.substring(0, 1000) : text;
     }
 }

@@ -15,14 +15,14 @@ import java.util.function.Supplier;
 public final class StepRecord {
     final UUID sagaId;
     final String owner;
-    final SagaStore.Completed completed;
+    final CompletedStep completed;
     final boolean last;
     final Supplier<String> data;
     final SagaContext context;
     final SagaDefinition.Outcomes outcomes;
     private volatile StepOutcome written;
 
-    StepRecord(UUID sagaId, String owner, SagaStore.Completed completed, boolean last, Supplier<String> data,
+    StepRecord(UUID sagaId, String owner, CompletedStep completed, boolean last, Supplier<String> data,
             SagaContext context, SagaDefinition.Outcomes outcomes) {
         this.sagaId = sagaId;
         this.owner = owner;

@@ -11,8 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.examsuite.grading.saga.SagaStore.Completed;
-import org.examsuite.grading.saga.SagaStore.TxHook;
 
 /**
  * Writes the completion records of self-recording steps ({@link StepRecord}) in the step's own
@@ -78,13 +76,13 @@ public class StepRecorder {
         List<String> historyEvents = new ArrayList<>();
         List<String> historySteps = new ArrayList<>();
         for (StepRecord record : records) {
-            List<Completed> chain = oldestFirst(record.completed);
-            for (Completed done : chain) {
+            List<CompletedStep> chain = oldestFirst(record.completed);
+            for (CompletedStep done : chain) {
                 if (done.compensation()) {
                     throw new IllegalStateException("a self-recording step records forward steps only");
                 }
                 for (TxHook write : done.writes()) {
-                    if (!(record.last && write instanceof SagaStore.ProvisionalWrite)) {
+                    if (!(record.last && write instanceof ProvisionalWrite)) {
                         write.run(c);
                     }
                 }
@@ -132,7 +130,7 @@ public class StepRecorder {
      * and the saga SUPERSEDED, with {@code detail} in its history. Rare: a few statements each.
      */
     public void superseded(Connection c, StepRecord record, String detail) throws SQLException {
-        Completed self = record.completed;
+        CompletedStep self = record.completed;
         steps.record(c, record.sagaId, self.before());
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.SUPERSEDED.sql()
                 + ", lease_owner = NULL, lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
@@ -146,13 +144,13 @@ public class StepRecorder {
         if (!self.begun()) {
             events.add(new String[] {"STEP_STARTED", self.step(), null});
         }
-        events.add(new String[] {"SUPERSEDED", self.step(), SagaStore.truncate(detail)});
+        events.add(new String[] {"SUPERSEDED", self.step(), StoredText.truncate(detail)});
         history.histories(c, record.sagaId, events.toArray(String[][]::new));
     }
 
-    private static List<Completed> oldestFirst(Completed newest) {
-        List<Completed> chain = new ArrayList<>();
-        for (Completed at = newest; at != null; at = at.before()) {
+    private static List<CompletedStep> oldestFirst(CompletedStep newest) {
+        List<CompletedStep> chain = new ArrayList<>();
+        for (CompletedStep at = newest; at != null; at = at.before()) {
             chain.add(0, at);
         }
         return chain;

@@ -140,9 +140,9 @@ class RecoveryTest {
 
     /** What the engine hands the archive step after grade and validate ran in the same pass, unrecorded. */
     private static StepRecord pass(UUID sagaId, String owner, SagaContext context, SagaDefinition definition) {
-        SagaStore.Completed grade = new SagaStore.Completed(0, "grade", null, false, List.of(), false, null);
-        SagaStore.Completed validate = new SagaStore.Completed(1, "validate", null, false, List.of(), false, grade);
-        SagaStore.Completed archiveStep = new SagaStore.Completed(2, "archive", null, false, List.of(), false, validate);
+        CompletedStep grade = new CompletedStep(0, "grade", null, false, List.of(), false, null);
+        CompletedStep validate = new CompletedStep(1, "validate", null, false, List.of(), false, grade);
+        CompletedStep archiveStep = new CompletedStep(2, "archive", null, false, List.of(), false, validate);
         return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition.outcomes());
     }
 
@@ -168,7 +168,7 @@ class RecoveryTest {
             return null;
         });
         assertThrows(SagaStore.LeaseLost.class, () -> sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5),
-                1, "validate", false, new SagaStore.Completed(0, "grade", "{}", false)));
+                1, "validate", false, new CompletedStep(0, "grade", "{}", false)));
         assertEquals("RUNNING", stepLog.steps(sagaId).get(0).status(), "nothing of the refused write was kept");
         db.inTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'FAILED' WHERE saga_id = ?")) {
