@@ -66,7 +66,7 @@ public class GradingSaga {
     @Produces
     @Singleton
     SagaDefinition definition() {
-        return SagaDefinition.named(NAME)
+        return SagaDefinition.named(NAME).keyedBy("exam.paper.id")
                 .step("grade", grade)
                 .readOnlyStep("validate", validate)
                 .selfRecordingStep("archive", archive)
@@ -89,17 +89,17 @@ public class GradingSaga {
 
         @Override
         public void compensated(Connection c, SagaContext context, String failedStep, String reason) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.NEEDS_REVIEW, failedStep + ": " + reason);
+            results.status(c, context.key(), context.run(), ResultStore.NEEDS_REVIEW, failedStep + ": " + reason);
         }
 
         @Override
         public void failed(Connection c, SagaContext context, String step, String reason) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.FAILED, step + ": " + reason);
+            results.status(c, context.key(), context.run(), ResultStore.FAILED, step + ": " + reason);
         }
 
         @Override
         public void retried(Connection c, SagaContext context, String actor) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.PENDING, "retried by " + actor);
+            results.status(c, context.key(), context.run(), ResultStore.PENDING, "retried by " + actor);
         }
     }
 }

@@ -50,15 +50,20 @@ public class ResultStore {
         }
     }
 
-    /** A PENDING result for each of these (new) sagas, from the sagas' own rows: one statement. */
-    public void createPendingFor(Connection c, List<UUID> sagaIds) throws SQLException {
-        if (sagaIds.isEmpty()) {
+    /** {@link #createPending} for many (new) sagas in one statement: {@code runs[i]} is graded by saga {@code sagaIds[i]}. */
+    public void createPendingAll(Connection c, List<PaperRun> runs, List<UUID> sagaIds) throws SQLException {
+        if (runs.isEmpty()) {
             return;
         }
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, "
-                + "status) SELECT paper_id, run, saga_id, exam_id, session_id, 'PENDING' FROM saga WHERE saga_id = ANY (?) "
+                + "status) SELECT t.paper_id, t.run, t.saga_id, t.exam_id, t.session_id, 'PENDING' "
+                + "FROM unnest(?::text[], ?::int[], ?::uuid[], ?::text[], ?::text[]) AS t(paper_id, run, saga_id, exam_id, session_id) "
                 + "ON CONFLICT (paper_id, run) DO NOTHING")) {
-            insert.setArray(1, c.createArrayOf("uuid", sagaIds.toArray()));
+            insert.setArray(1, c.createArrayOf("text", runs.stream().map(PaperRun::paperId).toArray()));
+            insert.setArray(2, c.createArrayOf("int4", runs.stream().map(PaperRun::run).toArray()));
+            insert.setArray(3, c.createArrayOf("uuid", sagaIds.toArray()));
+            insert.setArray(4, c.createArrayOf("text", runs.stream().map(PaperRun::examId).toArray()));
+            insert.setArray(5, c.createArrayOf("text", runs.stream().map(PaperRun::sessionId).toArray()));
             insert.executeUpdate();
         }
     }

@@ -7,19 +7,21 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What a step sees of its saga: the identity of the run and {@code data}, the saga's own
- * JSON state, which the engine stores with the step log after every completed step.
+ * What a step sees of its saga: the identity of the run — {@code key} and {@code run} (one saga
+ * per key and run) and {@code refs}, the domain's other ids, set at the start and never changed —
+ * and {@code data}, the saga's own JSON state, which the engine stores with the step log after
+ * every completed step. The engine reads none of key, refs and data: the definition's steps do.
  *
  * <p>A step may also hand the engine writes of its own ({@link #withStepRecord}): they run in
  * the transaction that records the step as finished (or parked), so a step's result and the
  * step log are written in one round of statements instead of two transactions. Only for
  * writes that may be lost together with the step's record (the step then simply runs again).
  */
-public record SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data,
-        List<TxHook> stepWrites, AtomicReference<StepRecord> pendingRecord) {
+public record SagaContext(UUID sagaId, String key, int run, ObjectNode refs, ObjectNode data, List<TxHook> stepWrites,
+        AtomicReference<StepRecord> pendingRecord) {
 
-    public SagaContext(UUID sagaId, String paperId, int run, String examId, String sessionId, ObjectNode data) {
-        this(sagaId, paperId, run, examId, sessionId, data, new ArrayList<>(), new AtomicReference<>());
+    public SagaContext(UUID sagaId, String key, int run, ObjectNode refs, ObjectNode data) {
+        this(sagaId, key, run, refs, data, new ArrayList<>(), new AtomicReference<>());
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.List;
  * and what its end states mean for the outside world. The engine knows nothing else about
  * a saga; the grading saga's definition is in {@code flow/GradingSaga}.
  */
-public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPolicy, Outcomes outcomes) {
+public record SagaDefinition(String name, String keyAttribute, List<Step> steps, RetryPolicy retryPolicy, Outcomes outcomes) {
 
     /**
      * {@code readOnly}: the step writes nothing outside the saga's data and is quick (it may
@@ -58,12 +58,19 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
 
     public static final class Builder {
         private final String name;
+        private String keyAttribute;
         private final List<Step> steps = new ArrayList<>();
         private RetryPolicy retryPolicy;
         private Outcomes outcomes;
 
         private Builder(String name) {
             this.name = name;
+        }
+
+        /** The span attribute that names a saga's business key in its traces (e.g. {@code exam.paper.id}). */
+        public Builder keyedBy(String spanAttribute) {
+            this.keyAttribute = spanAttribute;
+            return this;
         }
 
         public Builder step(String stepName, SagaStep action) {
@@ -94,7 +101,7 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         }
 
         public SagaDefinition build() {
-            return new SagaDefinition(name, List.copyOf(steps), retryPolicy, outcomes);
+            return new SagaDefinition(name, keyAttribute, List.copyOf(steps), retryPolicy, outcomes);
         }
     }
 }

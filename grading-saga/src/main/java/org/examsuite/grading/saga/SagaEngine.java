@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
@@ -160,13 +161,17 @@ public class SagaEngine {
             carrier.put("tracestate", saga.tracestate());
         }
         Context parent = streamTracing.extract(carrier);
-        Span span = tracer.spanBuilder("saga " + saga.definition()).setParent(parent)
-                .setAttribute("exam.saga.id", saga.sagaId().toString())
-                .setAttribute("exam.paper.id", saga.paperId()).startSpan();
+        SagaDefinition known = byName.get(saga.definition());
+        SpanBuilder builder = tracer.spanBuilder("saga " + saga.definition()).setParent(parent)
+                .setAttribute("exam.saga.id", saga.sagaId().toString());
+        if (known != null && known.keyAttribute() != null) {
+            builder.setAttribute(known.keyAttribute(), saga.key());
+        }
+        Span span = builder.startSpan();
         try (Scope ignored = span.makeCurrent()) {
             SagaDefinition definition = definition(saga.definition());
-            SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
-                    saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
+            SagaContext context = new SagaContext(saga.sagaId(), saga.key(), saga.run(), (ObjectNode) mapper.readTree(saga.refs()),
+                    (ObjectNode) mapper.readTree(saga.data()));
             drive(owner, definition, context, loaded, claimedAt);
         } catch (SagaStore.LeaseLost e) {
             LOG.infof("saga %s: %s", saga.sagaId(), e.getMessage());

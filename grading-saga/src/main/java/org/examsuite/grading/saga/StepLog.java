@@ -151,7 +151,7 @@ public class StepLog {
         }
     }
 
-    /** A step that found a newer run of its paper: CANCELLED (counted as started now when it was not {@code begun}). */
+    /** A step that found a newer run of its key: CANCELLED (counted as started now when it was not {@code begun}). */
     void cancel(Connection c, UUID sagaId, int position, boolean begun) throws SQLException {
         setStep(c, sagaId, position, begun
                 ? "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()

@@ -124,7 +124,7 @@ public class StepRecorder {
     }
 
     /**
-     * Ends held sagas whose self-recording step found a newer run of their paper (in the
+     * Ends held sagas whose self-recording step found a newer run of their key (in the
      * caller's transaction, after {@link #lockHeld}): the steps before it are recorded DONE
      * as usual, the step itself CANCELLED (its work is not done: nothing of it is written),
      * and the saga SUPERSEDED, with {@code detail} in its history. Rare: a few statements each.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.examsuite.grading.archive.ArchiveStore;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
@@ -62,13 +63,14 @@ public class ArchiveStep implements SagaStep {
         if (seq == 0) {
             return;
         }
+        PaperRun run = PaperRun.of(context);
         ObjectNode payload = mapper.createObjectNode();
-        payload.put("paperId", context.paperId());
-        payload.put("run", context.run());
+        payload.put("paperId", run.paperId());
+        payload.put("run", run.run());
         payload.put("sagaId", context.sagaId().toString());
         payload.put("retracts", seq);
         try {
-            StepCalls.remote(() -> archive.append(context.paperId(), RETRACTION, context.run(), payload));
+            StepCalls.remote(() -> archive.append(run.paperId(), RETRACTION, run.run(), payload));
         } catch (ArchiveStore.Conflict conflict) {
             throw StepFailure.permanent(conflict.getMessage());
         }

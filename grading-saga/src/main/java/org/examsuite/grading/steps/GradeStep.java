@@ -11,6 +11,7 @@ import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
@@ -45,13 +46,14 @@ public class GradeStep implements SagaStep {
     @Override
     public StepOutcome execute(SagaContext context) {
         ObjectNode data = context.data();
-        String raw = StepCalls.remote(() -> papers.paper(context.paperId()));
+        PaperRun run = PaperRun.of(context);
+        String raw = StepCalls.remote(() -> papers.paper(run.paperId()));
         JsonNode paper = parse(raw);
         ExamKey exam;
         try {
-            exam = StepCalls.remote(() -> exams.get(context.examId(), data.path("minKeyRevision").asLong(0)));
+            exam = StepCalls.remote(() -> exams.get(run.examId(), data.path("minKeyRevision").asLong(0)));
         } catch (IllegalArgumentException malformed) {
-            throw StepFailure.permanent("exam " + context.examId() + ": " + malformed.getMessage());
+            throw StepFailure.permanent("exam " + run.examId() + ": " + malformed.getMessage());
         }
         Grading grading = grader.grade(exam, paper.path("answers"), essayMarks(data));
 
@@ -81,7 +83,7 @@ public class GradeStep implements SagaStep {
         String marksJson = marks.toString();
         // written with the step's record (DONE, or WAITING for essays): one transaction, not two; left out
         // when the saga completes in that transaction (the archive's GRADED result writes the same marks)
-        context.withProvisionalStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
+        context.withProvisionalStepRecord(c -> results.provisional(c, run.paperId(), run.run(), candidateId, grading.score(),
                 grading.maxScore(), marksJson, exam.keyRevision(), reason));
         if (!grading.complete()) {
             return StepOutcome.WAIT;
@@ -94,7 +96,8 @@ public class GradeStep implements SagaStep {
 
     @Override
     public void compensate(SagaContext context) {
-        context.withStepRecord(c -> results.voidMarks(c, context.paperId(), context.run(), null));
+        PaperRun run = PaperRun.of(context);
+        context.withStepRecord(c -> results.voidMarks(c, run.paperId(), run.run(), null));
         context.data().remove("grade");
         fetched.forget(context.sagaId());
     }

@@ -27,6 +27,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
 import org.examsuite.grading.db.Db;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStore;
@@ -195,25 +196,26 @@ public class ResultArchiver {
         ArchiveStore.Head head = archive.lockHead(c);
         // 3. a run that a newer run of its paper replaced (a regrade or re-run started while a worker held it)
         Set<String> papers = new HashSet<>();
-        batch.forEach(request -> papers.add(request.context().paperId()));
+        batch.forEach(request -> papers.add(request.context().key()));
         Map<String, Integer> newest = sagas.newestRuns(c, papers);
         List<Integer> toAppend = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Request request = batch.get(i);
             SagaContext context = request.context();
+            PaperRun run = PaperRun.of(context);
             if (request.record() != null && !held.contains(context.sagaId())) {
                 outcomes[i] = new Outcome(null, null, new SagaStore.LeaseLost(context.sagaId()));
                 continue;
             }
-            int newestRun = newest.getOrDefault(context.paperId(), context.run());
-            if (newestRun > context.run()
-                    && archive.find(c, context.paperId(), ArchiveStep.RESULT, context.run()).isEmpty()) {
+            int newestRun = newest.getOrDefault(run.paperId(), run.run());
+            if (newestRun > run.run()
+                    && archive.find(c, run.paperId(), ArchiveStep.RESULT, run.run()).isEmpty()) {
                 if (request.record() == null) {
                     outcomes[i] = new Outcome(null, null, StepFailure.permanent("superseded by run " + newestRun));
                     continue;
                 }
                 recorder.superseded(c, request.record(), "by run " + newestRun + ", which started while this run was running");
-                results.voidMarks(c, context.paperId(), context.run(), "superseded by run " + newestRun);
+                results.voidMarks(c, run.paperId(), run.run(), "superseded by run " + newestRun);
                 outcomes[i] = new Outcome(null, newestRun, null);
                 continue;
             }
@@ -224,8 +226,9 @@ public class ResultArchiver {
         for (int i : toAppend) {
             Request request = batch.get(i);
             SagaContext context = request.context();
-            appends.add(new ArchiveStore.Append(context.paperId(), ArchiveStep.RESULT, context.run(),
-                    superseded -> payload(context, request.grade(), superseded), true));
+            PaperRun run = PaperRun.of(context);
+            appends.add(new ArchiveStore.Append(run.paperId(), ArchiveStep.RESULT, run.run(),
+                    superseded -> payload(context, run, request.grade(), superseded), true));
         }
         List<ArchiveStore.Appended> appended = archive.appendAll(c, head, appends);
         List<StepRecord> done = new ArrayList<>();
@@ -246,7 +249,7 @@ public class ResultArchiver {
                 context.data().put("archiveSeq", record.seq());
                 done.add(request.record());
             }
-            graded.add(new ResultStore.Graded(context.paperId(), context.run(), record.seq(),
+            graded.add(new ResultStore.Graded(context.key(), context.run(), record.seq(),
                     grade.path("score").decimalValue(), grade.path("maxScore").decimalValue(), grade.path("marks").toString(),
                     grade.path("keyRevision").asLong(), grade.path("candidateId").asText(null)));
         }
@@ -256,13 +259,13 @@ public class ResultArchiver {
         return List.of(outcomes);
     }
 
-    private ObjectNode payload(SagaContext context, JsonNode grade, Optional<ArchiveRecord> superseded) {
+    private ObjectNode payload(SagaContext context, PaperRun run, JsonNode grade, Optional<ArchiveRecord> superseded) {
         ObjectNode payload = mapper.createObjectNode();
-        payload.put("paperId", context.paperId());
-        payload.put("run", context.run());
+        payload.put("paperId", run.paperId());
+        payload.put("run", run.run());
         payload.put("sagaId", context.sagaId().toString());
-        payload.put("sessionId", context.sessionId());
-        payload.put("examId", context.examId());
+        payload.put("sessionId", run.sessionId());
+        payload.put("examId", run.examId());
         payload.set("candidateId", grade.path("candidateId"));
         payload.put("status", ResultStore.GRADED);
         payload.set("score", grade.path("score"));

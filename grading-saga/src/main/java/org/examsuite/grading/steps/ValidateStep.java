@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Objects;
 import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
@@ -31,20 +32,21 @@ public class ValidateStep implements SagaStep {
 
     @Override
     public StepOutcome execute(SagaContext context) {
+        PaperRun run = PaperRun.of(context);
         ObjectNode fetchedPaper = fetched.take(context.sagaId());
         ObjectNode paper;
         if (fetchedPaper == null) {
-            paper = signature.verify(StepCalls.remote(() -> papers.paper(context.paperId())));
+            paper = signature.verify(StepCalls.remote(() -> papers.paper(run.paperId())));
         } else {
             paper = signature.verify(fetchedPaper);
         }
-        if (!context.paperId().equals(paper.path("paperId").asText())) {
-            throw StepFailure.permanent("the paper served is not paper " + context.paperId());
+        if (!run.paperId().equals(paper.path("paperId").asText())) {
+            throw StepFailure.permanent("the paper served is not paper " + run.paperId());
         }
-        if (!context.sessionId().equals(paper.path("sessionId").asText())) {
+        if (!run.sessionId().equals(paper.path("sessionId").asText())) {
             throw StepFailure.permanent("the paper belongs to another session than its stream message said");
         }
-        if (paper.hasNonNull("examId") && !context.examId().equals(paper.path("examId").asText())) {
+        if (paper.hasNonNull("examId") && !run.examId().equals(paper.path("examId").asText())) {
             throw StepFailure.permanent("the paper belongs to another exam than its stream message said");
         }
         if (!paper.path("digest").asText().equals(GradeStep.digestOf(context.data()))) {

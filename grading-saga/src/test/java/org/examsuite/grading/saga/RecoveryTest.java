@@ -21,6 +21,7 @@ import org.examsuite.grading.StubServices;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.flow.GradingSaga;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -135,7 +136,9 @@ class RecoveryTest {
     private static SagaContext context(Submitted paper, UUID sagaId, ObjectNode grade) {
         ObjectNode data = Fixture.MAPPER.createObjectNode();
         data.set("grade", grade);
-        return new SagaContext(sagaId, paper.paperId(), 1, paper.examId(), paper.sessionId(), data);
+        PaperRun run = new PaperRun(paper.paperId(), 1, paper.examId(), paper.sessionId());
+        return new SagaContext(sagaId, run.paperId(), run.run(), (ObjectNode) Fixture.MAPPER.valueToTree(
+                Map.of("examId", run.examId(), "sessionId", run.sessionId())), data);
     }
 
     /** What the engine hands the archive step after grade and validate ran in the same pass, unrecorded. */
@@ -187,8 +190,9 @@ class RecoveryTest {
     private UUID crashed(Submitted paper, String data, String[] stepStatus, String liveOwner) {
         UUID sagaId = UUID.randomUUID();
         db.inTransaction(c -> {
-            sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, paper.paperId(), 1, paper.examId(),
-                    paper.sessionId(), data, null, null, List.of("grade", "validate", "archive")));
+            PaperRun run = new PaperRun(paper.paperId(), 1, paper.examId(), paper.sessionId());
+            sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, run.paperId(), run.run(), run.refs(), data, null, null,
+                    List.of("grade", "validate", "archive")));
             results.createPending(c, paper.paperId(), 1, sagaId, paper.examId(), paper.sessionId());
             try (PreparedStatement update = c.prepareStatement(liveOwner == null
                     ? "UPDATE saga SET lease_owner = 'replica-that-died/w0', lease_until = now() - interval '1 second' "
