@@ -17,23 +17,26 @@ import org.examsuite.grading.steps.GradeStep;
 import org.examsuite.grading.steps.ValidateStep;
 
 /**
- * The grading saga, all of it in one place (docs/api.md §3.6):
+ * The grading saga, all of it in one place (docs/api.md §3.6): the declaration below is the
+ * table of its steps — what each does, its compensation, its retries — and
+ * {@link ResultOutcomes} what each end means for the paper's result. A saga is keyed by its
+ * paper (business key) and run; its refs carry the exam and session (results/PaperRun).
  *
  * <pre>
  *   step       does                                           compensation
  *   grade      marks the paper against the exam's keys;       voids the provisional marks
  *              parks until an operator marks the essays
- *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only: its start
- *                                                             is logged with its end, no own transaction)
+ *   validate   paper digest + signature, marks in bounds      drops the "validated" mark (read-only:
+ *                                                             its start is logged with its end)
  *   archive    appends the result to the hash chain; GRADED   appends a RETRACTION record
- *              (self-recording: the saga's step log and end are
- *              written in the archive's own transaction)
+ *              (a group step: the engine commits the archive's writes of many sagas in one
+ *              transaction, with their step logs and ends)
  * </pre>
  *
  * The step log: a step's start is recorded with its end, so a saga that goes straight
- * through writes its whole step log once, in the archive's transaction — a group commit for
- * every saga archived together (see SagaEngine.forward, ResultArchiver). A run that a newer
- * run of its paper replaced while it ran ends SUPERSEDED there, without a RESULT record.
+ * through writes its whole step log once, in the archive's group commit (see SagaEngine.forward,
+ * GroupCommitter). A run that a newer run of its paper replaced while it ran ends SUPERSEDED
+ * there, without a RESULT record, its provisional marks voided.
  *
  * Retries: a transient failure (a service down, a timeout, the database) is retried with
  * exponential backoff and jitter, up to {@code exam.saga.max-attempts} attempts per step,
@@ -66,11 +69,12 @@ public class GradingSaga {
     @Produces
     @Singleton
     SagaDefinition definition() {
+        RetryPolicy retry = new RetryPolicy(maxAttempts, initialBackoff, maxBackoff);
         return SagaDefinition.named(NAME).keyedBy("exam.paper.id")
-                .step("grade", grade)
-                .readOnlyStep("validate", validate)
-                .selfRecordingStep("archive", archive)
-                .retry(new RetryPolicy(maxAttempts, initialBackoff, maxBackoff))
+                //            step        does                compensation         retries
+                .step(        "grade",    grade::execute,     grade::voidMarks,    retry)
+                .readOnlyStep("validate", validate::execute,  validate::forget,    retry)
+                .groupStep(   "archive",  archive,            archive::retract,    retry)
                 .outcomes(new ResultOutcomes())
                 .build();
     }
@@ -95,6 +99,12 @@ public class GradingSaga {
         @Override
         public void failed(Connection c, SagaContext context, String step, String reason) throws SQLException {
             results.status(c, context.key(), context.run(), ResultStore.FAILED, step + ": " + reason);
+        }
+
+        @Override
+        public void superseded(Connection c, SagaContext context, int byRun) throws SQLException {
+            // the result stays PENDING, its provisional marks voided: the newer run's result is the one shown
+            results.voidMarks(c, context.key(), context.run(), "superseded by run " + byRun);
         }
 
         @Override

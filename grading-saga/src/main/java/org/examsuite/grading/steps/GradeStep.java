@@ -14,7 +14,6 @@ import org.examsuite.grading.clients.PaperSource;
 import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
-import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 import org.examsuite.grading.scoring.ExamKey;
@@ -26,10 +25,10 @@ import org.examsuite.grading.scoring.PaperGrader;
  * (never shown before the saga completes) and {@code data.grade}. With an essay still
  * unmarked it parks the saga; the operator's marks wake it and this step runs again.
  * Idempotent: the same paper, keys and essay marks give the same marks.
- * Compensation: the provisional marks are voided.
+ * Compensation ({@link #voidMarks}): the provisional marks are voided.
  */
 @ApplicationScoped
-public class GradeStep implements SagaStep {
+public class GradeStep {
     @Inject
     PaperSource papers;
     @Inject
@@ -43,7 +42,6 @@ public class GradeStep implements SagaStep {
     @Inject
     FetchedPapers fetched;
 
-    @Override
     public StepOutcome execute(SagaContext context) {
         ObjectNode data = context.data();
         PaperRun run = PaperRun.of(context);
@@ -94,8 +92,8 @@ public class GradeStep implements SagaStep {
         return StepOutcome.DONE;
     }
 
-    @Override
-    public void compensate(SagaContext context) {
+    /** The compensation: the provisional marks are voided (with the step's record) and the grade forgotten. */
+    public void voidMarks(SagaContext context) {
         PaperRun run = PaperRun.of(context);
         context.withStepRecord(c -> results.voidMarks(c, run.paperId(), run.run(), null));
         context.data().remove("grade");

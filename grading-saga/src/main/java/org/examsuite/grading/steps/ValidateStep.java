@@ -9,7 +9,6 @@ import java.util.Objects;
 import org.examsuite.grading.clients.PaperSource;
 import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.saga.SagaContext;
-import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 
@@ -19,10 +18,11 @@ import org.examsuite.grading.saga.StepOutcome;
  * over RFC 8785 canonical JSON, signature with submission-service's paper key), must be
  * the paper of this saga and exactly the one graded, and every mark must lie within its
  * question's bounds. Any failure is permanent: the grade is compensated and the result
- * needs review. Read-only, so idempotent; its compensation has nothing to undo.
+ * needs review. Read-only, so idempotent; its compensation ({@link #forget}) has nothing to undo
+ * outside the saga: it only drops the saga's "validated" mark.
  */
 @ApplicationScoped
-public class ValidateStep implements SagaStep {
+public class ValidateStep {
     @Inject
     PaperSource papers;
     @Inject
@@ -30,7 +30,6 @@ public class ValidateStep implements SagaStep {
     @Inject
     FetchedPapers fetched;
 
-    @Override
     public StepOutcome execute(SagaContext context) {
         PaperRun run = PaperRun.of(context);
         ObjectNode fetchedPaper = fetched.take(context.sagaId());
@@ -57,8 +56,8 @@ public class ValidateStep implements SagaStep {
         return StepOutcome.DONE;
     }
 
-    @Override
-    public void compensate(SagaContext context) {
+    /** The compensation: the saga's data no longer says it was validated. */
+    public void forget(SagaContext context) {
         context.data().remove("validated");
     }
 

@@ -50,8 +50,6 @@ class RecoveryTest {
     @Inject
     ArchiveStore archive;
     @Inject
-    org.examsuite.grading.steps.ResultArchiver archiver;
-    @Inject
     SagaEngine engine;
 
     @Test
@@ -116,16 +114,16 @@ class RecoveryTest {
 
         // replica b does not hold the saga: its archive step writes neither the record, nor the result, nor the log
         SagaContext stale = context(paper, sagaId, grade);
-        assertThrows(SagaStore.LeaseLost.class, () -> archiver.append(stale, grade, pass(sagaId, "replica-b/w0", stale, definition)));
+        assertThrows(SagaStore.LeaseLost.class, () -> engine.groupCommit(pass(sagaId, "replica-b/w0", stale, definition)));
         assertEquals(0, archive.forPaper(paper.paperId()).size());
         assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
         assertEquals(List.of("PENDING", "PENDING", "PENDING"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
 
         // the holder's: record, GRADED result, the whole pass's log and the saga's end, in one transaction
         SagaContext held = context(paper, sagaId, grade);
-        StepRecord record = pass(sagaId, "replica-a/w0", held, definition);
-        assertEquals(1, archiver.append(held, grade, record).record().run());
-        assertEquals(StepOutcome.DONE, record.written());
+        GroupOutcome<?> committed = engine.groupCommit(pass(sagaId, "replica-a/w0", held, definition));
+        assertEquals(1, ((ArchiveStore.ArchiveRecord) committed.value()).run());
+        assertEquals(StepOutcome.DONE, committed.outcome());
         assertEquals(1, archive.forPaper(paper.paperId()).size());
         assertEquals("COMPLETED", sagas.find(sagaId).orElseThrow().status());
         assertEquals(List.of("DONE", "DONE", "DONE"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
@@ -141,12 +139,12 @@ class RecoveryTest {
                 Map.of("examId", run.examId(), "sessionId", run.sessionId())), data);
     }
 
-    /** What the engine hands the archive step after grade and validate ran in the same pass, unrecorded. */
+    /** What the engine hands the archive's group commit after grade and validate ran in the same pass, unrecorded. */
     private static StepRecord pass(UUID sagaId, String owner, SagaContext context, SagaDefinition definition) {
         CompletedStep grade = new CompletedStep(0, "grade", null, false, List.of(), false, null);
         CompletedStep validate = new CompletedStep(1, "validate", null, false, List.of(), false, grade);
         CompletedStep archiveStep = new CompletedStep(2, "archive", null, false, List.of(), false, validate);
-        return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition.outcomes());
+        return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition);
     }
 
     @Test
