@@ -147,7 +147,11 @@ final class GroupCommitter {
     List<GroupOutcome<?>> commitAll(Connection c, List<StepRecord> records) throws SQLException {
         Set<UUID> held = recorder.lockHeld(c, records);
         List<StepRecord> holding = records.stream().filter(record -> held.contains(record.sagaId)).toList();
-        List<? extends GroupOutcome<?>> written = group.writeAll(c, holding.stream().map(record -> record.context).toList());
+        List<? extends GroupOutcome<?>> written = holding.isEmpty() ? List.of()
+                : group.writeAll(c, holding.stream().map(record -> record.context).toList());
+        if (written.size() != holding.size()) {
+            throw new IllegalStateException("step " + step + " wrote " + written.size() + " outcomes for " + holding.size() + " sagas");
+        }
         List<GroupOutcome<?>> outcomes = new ArrayList<>(records.size());
         List<StepRecord> done = new ArrayList<>();
         int k = 0;
