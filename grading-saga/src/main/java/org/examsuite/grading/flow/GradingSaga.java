@@ -7,9 +7,9 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.RetryPolicy;
+import org.examsuite.grading.saga.SagaConfig;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaDefinition;
 import org.examsuite.grading.steps.ArchiveStep;
@@ -50,21 +50,24 @@ import org.examsuite.grading.steps.ValidateStep;
 public class GradingSaga {
     public static final String NAME = "grading";
 
-    @Inject
-    GradeStep grade;
-    @Inject
-    ValidateStep validate;
-    @Inject
-    ArchiveStep archive;
-    @Inject
-    ResultStore results;
+    private final GradeStep grade;
+    private final ValidateStep validate;
+    private final ArchiveStep archive;
+    private final ResultStore results;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
 
-    @ConfigProperty(name = "exam.saga.max-attempts", defaultValue = "6")
-    int maxAttempts;
-    @ConfigProperty(name = "exam.saga.backoff.initial", defaultValue = "2s")
-    Duration initialBackoff;
-    @ConfigProperty(name = "exam.saga.backoff.max", defaultValue = "5m")
-    Duration maxBackoff;
+    @Inject
+    GradingSaga(GradeStep grade, ValidateStep validate, ArchiveStep archive, ResultStore results, SagaConfig sagaConfig) {
+        this.grade = grade;
+        this.validate = validate;
+        this.archive = archive;
+        this.results = results;
+        this.maxAttempts = sagaConfig.maxAttempts();
+        this.initialBackoff = sagaConfig.backoff().initial();
+        this.maxBackoff = sagaConfig.backoff().max();
+    }
 
     @Produces
     @Singleton

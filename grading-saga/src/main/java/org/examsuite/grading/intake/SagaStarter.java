@@ -22,14 +22,18 @@ import org.examsuite.grading.saga.SagaStore;
  */
 @ApplicationScoped
 public class SagaStarter {
+    private final Db db;
+    private final SagaStore sagas;
+    private final ResultStore results;
+    private final SagaEngine engine;
+
     @Inject
-    Db db;
-    @Inject
-    SagaStore sagas;
-    @Inject
-    ResultStore results;
-    @Inject
-    SagaEngine engine;
+    SagaStarter(Db db, SagaStore sagas, ResultStore results, SagaEngine engine) {
+        this.db = db;
+        this.sagas = sagas;
+        this.results = results;
+        this.engine = engine;
+    }
 
     /** Trace context for the saga, taken from the consumer span of each message. */
     public record Start(PaperEvent event, Map<String, String> trace) {

@@ -26,8 +26,12 @@ public class ResultStore {
     private static final String COLUMNS = "paper_id, run, saga_id, exam_id, session_id, candidate_id, status, score, "
             + "max_score, marks::text, key_revision, reason, archive_seq, updated_at";
 
+    private final Db db;
+
     @Inject
-    Db db;
+    ResultStore(Db db) {
+        this.db = db;
+    }
 
     public record ResultRow(String paperId, int run, UUID sagaId, String examId, String sessionId, String candidateId,
             String status, BigDecimal score, BigDecimal maxScore, String marks, Long keyRevision, String reason,

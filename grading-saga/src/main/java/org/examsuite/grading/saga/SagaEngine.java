@@ -29,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
@@ -46,33 +45,37 @@ import org.jboss.logging.Logger;
 public class SagaEngine {
     private static final Logger LOG = Logger.getLogger(SagaEngine.class);
 
-    @Inject
-    SagaStore store;
-    @Inject
-    Instance<SagaDefinition> definitions;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    MeterRegistry registry;
-    @Inject
-    Tracer tracer;
-    @Inject
-    StreamTracing streamTracing;
-    @Inject
-    ReplicaId replica;
-    @Inject
-    StepRecorder recorder;
-    @Inject
-    Db db;
+    private final SagaStore store;
+    private final Instance<SagaDefinition> definitions;
+    private final ObjectMapper mapper;
+    private final MeterRegistry registry;
+    private final Tracer tracer;
+    private final StreamTracing streamTracing;
+    private final ReplicaId replica;
+    private final StepRecorder recorder;
+    private final Db db;
+    private final int workers;
+    private final Duration lease;
+    private final Duration pollInterval;
+    private final int claimBatch;
 
-    @ConfigProperty(name = "exam.saga.workers", defaultValue = "16")
-    int workers;
-    @ConfigProperty(name = "exam.saga.lease", defaultValue = "60s")
-    Duration lease;
-    @ConfigProperty(name = "exam.saga.poll-interval", defaultValue = "500ms")
-    Duration pollInterval;
-    @ConfigProperty(name = "exam.saga.claim-batch", defaultValue = "16")
-    int claimBatch;
+    @Inject
+    SagaEngine(SagaStore store, Instance<SagaDefinition> definitions, ObjectMapper mapper, MeterRegistry registry,
+            Tracer tracer, StreamTracing streamTracing, ReplicaId replica, StepRecorder recorder, Db db, SagaConfig config) {
+        this.store = store;
+        this.definitions = definitions;
+        this.mapper = mapper;
+        this.registry = registry;
+        this.tracer = tracer;
+        this.streamTracing = streamTracing;
+        this.replica = replica;
+        this.recorder = recorder;
+        this.db = db;
+        this.workers = config.workers();
+        this.lease = config.lease();
+        this.pollInterval = config.pollInterval();
+        this.claimBatch = config.claimBatch();
+    }
 
     private final Semaphore wakeUp = new Semaphore(0);
     private final Map<String, SagaDefinition> byName = new HashMap<>();

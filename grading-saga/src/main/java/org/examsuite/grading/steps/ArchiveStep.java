@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.grading.archive.ArchiveConfig;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.archive.ArchiveStore.ArchiveRecord;
 import org.examsuite.grading.results.PaperRun;
@@ -56,19 +56,22 @@ public class ArchiveStep implements GroupStep<ArchiveRecord> {
     public static final String RESULT = "RESULT";
     public static final String RETRACTION = "RETRACTION";
 
-    @Inject
-    ArchiveStore archive;
-    @Inject
-    ResultStore results;
-    @Inject
-    SagaStore sagas;
-    @Inject
-    ObjectMapper mapper;
+    private final ArchiveStore archive;
+    private final ResultStore results;
+    private final SagaStore sagas;
+    private final ObjectMapper mapper;
+    private final int maxBatch;
+    private final Duration timeout;
 
-    @ConfigProperty(name = "exam.archive.append-batch", defaultValue = "100")
-    int maxBatch;
-    @ConfigProperty(name = "exam.archive.append-timeout", defaultValue = "30s")
-    Duration timeout;
+    @Inject
+    ArchiveStep(ArchiveStore archive, ResultStore results, SagaStore sagas, ObjectMapper mapper, ArchiveConfig config) {
+        this.archive = archive;
+        this.results = results;
+        this.sagas = sagas;
+        this.mapper = mapper;
+        this.maxBatch = config.appendBatch();
+        this.timeout = config.appendTimeout();
+    }
 
     @Override
     public int maxBatch() {

@@ -29,18 +29,23 @@ import org.examsuite.grading.scoring.PaperGrader;
  */
 @ApplicationScoped
 public class GradeStep {
+    private final PaperSource papers;
+    private final ExamCache exams;
+    private final PaperGrader grader;
+    private final ResultStore results;
+    private final ObjectMapper mapper;
+    private final FetchedPapers fetched;
+
     @Inject
-    PaperSource papers;
-    @Inject
-    ExamCache exams;
-    @Inject
-    PaperGrader grader;
-    @Inject
-    ResultStore results;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    FetchedPapers fetched;
+    GradeStep(PaperSource papers, ExamCache exams, PaperGrader grader, ResultStore results, ObjectMapper mapper,
+            FetchedPapers fetched) {
+        this.papers = papers;
+        this.exams = exams;
+        this.grader = grader;
+        this.results = results;
+        this.mapper = mapper;
+        this.fetched = fetched;
+    }
 
     public StepOutcome execute(SagaContext context) {
         ObjectNode data = context.data();

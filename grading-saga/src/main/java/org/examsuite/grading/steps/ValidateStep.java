@@ -23,12 +23,16 @@ import org.examsuite.grading.saga.StepOutcome;
  */
 @ApplicationScoped
 public class ValidateStep {
+    private final PaperSource papers;
+    private final PaperSignature signature;
+    private final FetchedPapers fetched;
+
     @Inject
-    PaperSource papers;
-    @Inject
-    PaperSignature signature;
-    @Inject
-    FetchedPapers fetched;
+    ValidateStep(PaperSource papers, PaperSignature signature, FetchedPapers fetched) {
+        this.papers = papers;
+        this.signature = signature;
+        this.fetched = fetched;
+    }
 
     public StepOutcome execute(SagaContext context) {
         PaperRun run = PaperRun.of(context);
