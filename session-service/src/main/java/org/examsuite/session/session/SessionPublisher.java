@@ -7,10 +7,10 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.session.exam.PublishConfig;
 
 /**
  * Writes a session's read-only state that other services read on their hot paths (docs/api.md
@@ -26,9 +26,9 @@ public class SessionPublisher {
     private final Duration retention;
 
     @Inject
-    SessionPublisher(RedisAPI redis, @ConfigProperty(name = "exam.publish.retention", defaultValue = "P7D") Duration retention) {
+    SessionPublisher(RedisAPI redis, PublishConfig config) {
         this.redis = redis;
-        this.retention = retention;
+        this.retention = config.retention();
     }
 
     public Uni<Void> publishSession(SessionRow session) {
