@@ -104,8 +104,9 @@ else
   # PAPERS graded results of the five-question exam the stubs serve, with marks and choices as the saga writes them
   seeded_ms="$(date +%s%3N)"
   psql -h "$DB_HOST" -U "$DB_USER" -d "$DB_NAME" -q <<SQL
-INSERT INTO exam_grading.saga (saga_id, definition, paper_id, run, exam_id, session_id, status)
-SELECT md5('$EXAM_ID' || i)::uuid, 'grading', '$EXAM_ID-' || lpad(i::text, 6, '0'), 1, '$EXAM_ID', 'session-' || i, 'COMPLETED'
+INSERT INTO exam_grading.saga (saga_id, definition, business_key, run, refs, status)
+SELECT md5('$EXAM_ID' || i)::uuid, 'grading', '$EXAM_ID-' || lpad(i::text, 6, '0'), 1,
+       jsonb_build_object('examId', '$EXAM_ID', 'sessionId', 'session-' || i), 'COMPLETED'
 FROM generate_series(1, $PAPERS) i;
 INSERT INTO exam_grading.result (paper_id, run, saga_id, exam_id, session_id, candidate_id, status, score, max_score,
                                  marks, choices, key_revision, archive_seq, updated_at)

@@ -144,7 +144,7 @@ round() {
   local start_ms="${first_id%%-*}"
   local end_ms sagas records seconds rate
   end_ms="$(sql "SELECT (extract(epoch FROM max(updated_at)) * 1000)::bigint FROM exam_grading.result WHERE paper_id LIKE '$prefix-%' AND status = 'GRADED'")"
-  sagas="$(sql "SELECT count(*) FROM exam_grading.saga WHERE paper_id LIKE '$prefix-%'")"
+  sagas="$(sql "SELECT count(*) FROM exam_grading.saga WHERE business_key LIKE '$prefix-%'")"
   records="$(sql "SELECT count(*) FROM exam_grading.archive_record WHERE kind = 'RESULT' AND paper_id LIKE '$prefix-%'")"
   seconds="$(awk -v a="$start_ms" -v b="$end_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')"
   rate="$(awk -v n="$graded" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }')"

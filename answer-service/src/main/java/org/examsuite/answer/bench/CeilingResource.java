@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
@@ -32,10 +31,14 @@ import org.examsuite.common.redis.LuaScript;
 public class CeilingResource {
     private final LuaScript ceiling = LuaScript.of(CeilingResource.class, "ceiling.lua");
 
+    private final RedisScripts scripts;
+    private final boolean enabled;
+
     @Inject
-    RedisScripts scripts;
-    @ConfigProperty(name = "exam.answer.bench.ceiling-enabled", defaultValue = "false")
-    boolean enabled;
+    CeilingResource(RedisScripts scripts, CeilingConfig config) {
+        this.scripts = scripts;
+        this.enabled = config.ceilingEnabled();
+    }
 
     @POST
     @PermitAll

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.ExamQuestions;
 import org.examsuite.answer.exam.Question;
@@ -53,24 +52,29 @@ public class AutosaveRoute {
     static final String PATH_PREFIX = "/api/v1/answers/";
     private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
 
+    private final VerifiedTokens tokens;
+    private final ExamQuestions examQuestions;
+    private final DraftStore store;
+    private final DraftService service;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+    private final int maxValueBytes;
+    private final long maxRequestBytes;
+    private final boolean enabled;
+
     @Inject
-    VerifiedTokens tokens;
-    @Inject
-    ExamQuestions examQuestions;
-    @Inject
-    DraftStore store;
-    @Inject
-    DraftService service;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.answer.limits.max-value-bytes")
-    int maxValueBytes;
-    @ConfigProperty(name = "exam.answer.limits.max-request-bytes")
-    long maxRequestBytes;
-    @ConfigProperty(name = "exam.answer.autosave.fast-path", defaultValue = "true")
-    boolean enabled;
+    AutosaveRoute(VerifiedTokens tokens, ExamQuestions examQuestions, DraftStore store, DraftService service,
+            ObjectMapper mapper, Clock clock, DraftConfig config) {
+        this.tokens = tokens;
+        this.examQuestions = examQuestions;
+        this.store = store;
+        this.service = service;
+        this.mapper = mapper;
+        this.clock = clock;
+        this.maxValueBytes = config.limits().maxValueBytes();
+        this.maxRequestBytes = config.limits().maxRequestBytes();
+        this.enabled = config.autosave().fastPath();
+    }
 
     private final java.util.concurrent.atomic.LongAdder served = new java.util.concurrent.atomic.LongAdder();
 

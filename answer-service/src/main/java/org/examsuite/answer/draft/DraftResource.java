@@ -29,10 +29,14 @@ public class DraftResource {
     /** Operator actions are audited (docs/api.md §4): who read which session's draft, when (log time). */
     private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
 
+    private final DraftService service;
+    private final Caller caller;
+
     @Inject
-    DraftService service;
-    @Inject
-    Caller caller;
+    DraftResource(DraftService service, Caller caller) {
+        this.service = service;
+        this.caller = caller;
+    }
 
     /** Only the session's candidate writes, stamped with the device epoch of its token. */
     @PATCH

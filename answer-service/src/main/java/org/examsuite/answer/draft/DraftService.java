@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.AutosaveRequest.ChangeNode;
 import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.ExamQuestions;
@@ -45,7 +44,7 @@ public class DraftService {
     @Inject
     DraftService(DraftStore store, Restorer restorer, ExamQuestions examQuestions, PublishedState published, Clock clock,
             ObjectMapper mapper, MeterRegistry registry, Tracer tracer,
-            @ConfigProperty(name = "exam.answer.limits.max-value-bytes") int maxValueBytes) {
+            DraftConfig config) {
         this.store = store;
         this.restorer = restorer;
         this.examQuestions = examQuestions;
@@ -54,7 +53,7 @@ public class DraftService {
         this.mapper = mapper;
         this.registry = registry;
         this.tracer = tracer;
-        this.maxValueBytes = maxValueBytes;
+        this.maxValueBytes = config.limits().maxValueBytes();
     }
 
     private Counter appliedChanges;

@@ -23,8 +23,12 @@ public class DraftStore {
     private final LuaScript PERSISTED = LuaScript.of(DraftStore.class, "persisted.lua");
     private final LuaScript SUMMARY = LuaScript.of(DraftStore.class, "summary.lua");
 
+    private final RedisScripts scripts;
+
     @Inject
-    RedisScripts scripts;
+    DraftStore(RedisScripts scripts) {
+        this.scripts = scripts;
+    }
 
     /** A change already validated: the question and its value as UTF-8 JSON text ({@code null} clears). */
     public record Change(String questionId, byte[] json) {

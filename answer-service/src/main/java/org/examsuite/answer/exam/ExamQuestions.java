@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.answers.ReviewFlags;
@@ -23,12 +22,16 @@ import org.examsuite.common.redis.RedisKeys;
  */
 @ApplicationScoped
 public class ExamQuestions {
+    private final PublishedState published;
+    private final ObjectMapper mapper;
+    private final int maxExams;
+
     @Inject
-    PublishedState published;
-    @Inject
-    ObjectMapper mapper;
-    @ConfigProperty(name = "exam.answer.exam-cache.max-exams", defaultValue = "1000")
-    int maxExams;
+    ExamQuestions(PublishedState published, ObjectMapper mapper, ExamCacheConfig config) {
+        this.published = published;
+        this.mapper = mapper;
+        this.maxExams = config.maxExams();
+    }
 
     private final Map<String, Map<String, Question>> cache = new ConcurrentHashMap<>();
     /** One read per exam at a time: at an exam's start every candidate misses the cache at once. */

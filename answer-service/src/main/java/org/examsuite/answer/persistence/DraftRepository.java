@@ -75,8 +75,12 @@ public class DraftRepository {
             SELECT id, question_id, epoch, version, value, generation, persisted_at FROM exam_answer.answer_history
             WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3""";
 
+    private final Pool pool;
+
     @Inject
-    Pool pool;
+    DraftRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     /**
      * Takes the draft's next generation (the first is 1) and returns what PostgreSQL holds,

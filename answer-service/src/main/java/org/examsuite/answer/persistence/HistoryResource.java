@@ -36,12 +36,16 @@ public class HistoryResource {
     /** Operator actions are audited (docs/api.md §4): who read which session's history, when (log time). */
     private static final Logger AUDIT = Logger.getLogger("org.examsuite.answer.audit");
 
+    private final DraftRepository repository;
+    private final ObjectMapper mapper;
+    private final Caller caller;
+
     @Inject
-    DraftRepository repository;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    Caller caller;
+    HistoryResource(DraftRepository repository, ObjectMapper mapper, Caller caller) {
+        this.repository = repository;
+        this.mapper = mapper;
+        this.caller = caller;
+    }
 
     @RegisterForReflection
     public record Entry(long id, String questionId, JsonNode value, long version, long epoch, long generation,

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.Draft;
 import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.persistence.WriteBehindQueue.Claim;
@@ -41,31 +40,35 @@ import org.jboss.logging.Logger;
 public class WriteBehind {
     private static final Logger LOG = Logger.getLogger(WriteBehind.class);
 
-    @Inject
-    WriteBehindQueue queue;
-    @Inject
-    DraftStore store;
-    @Inject
-    DraftRepository repository;
-    @Inject
-    Vertx vertx;
-    @Inject
-    Clock clock;
-    @Inject
-    Tracer tracer;
-    @Inject
-    MeterRegistry registry;
-    @ConfigProperty(name = "exam.answer.write-behind.enabled")
-    boolean enabled;
-    @ConfigProperty(name = "exam.answer.write-behind.interval")
-    Duration interval;
-    @ConfigProperty(name = "exam.answer.write-behind.batch-size")
-    int batchSize;
-    @ConfigProperty(name = "exam.answer.write-behind.lease")
-    Duration lease;
+    private final WriteBehindQueue queue;
+    private final DraftStore store;
+    private final DraftRepository repository;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final Tracer tracer;
+    private final MeterRegistry registry;
+    private final boolean enabled;
+    private final Duration interval;
+    private final int batchSize;
+    private final Duration lease;
+    private final int concurrency;
 
-    @ConfigProperty(name = "exam.answer.write-behind.concurrency")
-    int concurrency;
+    @Inject
+    WriteBehind(WriteBehindQueue queue, DraftStore store, DraftRepository repository, Vertx vertx, Clock clock,
+            Tracer tracer, MeterRegistry registry, WriteBehindConfig config) {
+        this.queue = queue;
+        this.store = store;
+        this.repository = repository;
+        this.vertx = vertx;
+        this.clock = clock;
+        this.tracer = tracer;
+        this.registry = registry;
+        this.enabled = config.enabled();
+        this.interval = config.interval();
+        this.batchSize = config.batchSize();
+        this.lease = config.lease();
+        this.concurrency = config.concurrency();
+    }
 
     private volatile boolean running;
     private volatile boolean stopped;

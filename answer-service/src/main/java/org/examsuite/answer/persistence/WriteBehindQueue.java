@@ -26,8 +26,12 @@ public class WriteBehindQueue {
     private final LuaScript settle = LuaScript.of(WriteBehindQueue.class, "settle.lua");
     private final LuaScript pending = LuaScript.of(WriteBehindQueue.class, "pending.lua");
 
+    private final RedisScripts scripts;
+
     @Inject
-    RedisScripts scripts;
+    WriteBehindQueue(RedisScripts scripts) {
+        this.scripts = scripts;
+    }
 
     /** A claimed draft: its session, when it first became dirty, the claim to settle and its shard. */
     public record Claim(String sessionId, long sinceMs, String member, int shard) {

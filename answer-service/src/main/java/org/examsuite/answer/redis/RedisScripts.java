@@ -6,7 +6,6 @@ import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -27,12 +26,11 @@ public class RedisScripts {
     private final long waitTimeoutMs;
 
     RedisScripts(Redis redis, @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone") String clientType,
-            @ConfigProperty(name = "exam.redis.wait-replicas", defaultValue = "0") int waitReplicas,
-            @ConfigProperty(name = "exam.redis.wait-timeout", defaultValue = "PT0.5S") Duration waitTimeout) {
+            RedisWaitConfig config) {
         this.redis = redis;
         this.cluster = "cluster".equalsIgnoreCase(clientType);
-        this.waitReplicas = waitReplicas;
-        this.waitTimeoutMs = waitTimeout.toMillis();
+        this.waitReplicas = config.waitReplicas();
+        this.waitTimeoutMs = config.waitTimeout().toMillis();
     }
 
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {

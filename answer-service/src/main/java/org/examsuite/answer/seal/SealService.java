@@ -32,16 +32,20 @@ import org.jboss.logging.Logger;
 public class SealService {
     private static final Logger LOG = Logger.getLogger(SealService.class);
 
+    private final DraftStore store;
+    private final DraftRepository repository;
+    private final DraftRestorer restorer;
+    private final Clock clock;
+    private final ObjectMapper mapper;
+
     @Inject
-    DraftStore store;
-    @Inject
-    DraftRepository repository;
-    @Inject
-    DraftRestorer restorer;
-    @Inject
-    Clock clock;
-    @Inject
-    ObjectMapper mapper;
+    SealService(DraftStore store, DraftRepository repository, DraftRestorer restorer, Clock clock, ObjectMapper mapper) {
+        this.store = store;
+        this.repository = repository;
+        this.restorer = restorer;
+        this.clock = clock;
+        this.mapper = mapper;
+    }
 
     public Uni<String> seal(String sessionId) {
         return closeRedis(sessionId).chain(draft -> {

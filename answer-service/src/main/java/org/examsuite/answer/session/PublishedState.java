@@ -22,11 +22,14 @@ import org.jboss.logging.Logger;
 public class PublishedState {
     private static final Logger LOG = Logger.getLogger(PublishedState.class);
 
+    private final SessionServiceClient client;
+    private final RedisScripts redis;
+
     @Inject
-    @RestClient
-    SessionServiceClient client;
-    @Inject
-    RedisScripts redis;
+    PublishedState(@RestClient SessionServiceClient client, RedisScripts redis) {
+        this.client = client;
+        this.redis = redis;
+    }
 
     /** The exam of the session as session-service published it; null when not published. */
     public Uni<String> examOf(String sessionId) {

@@ -20,12 +20,16 @@ import org.examsuite.grading.archive.ArchiveVerifier.Verification;
 @Path("/api/v1/archive")
 @Produces(MediaType.APPLICATION_JSON)
 public class ArchiveResource {
+    private final ArchiveStore store;
+    private final ArchiveVerifier verifier;
+    private final HeadSigner signer;
+
     @Inject
-    ArchiveStore store;
-    @Inject
-    ArchiveVerifier verifier;
-    @Inject
-    HeadSigner signer;
+    ArchiveResource(ArchiveStore store, ArchiveVerifier verifier, HeadSigner signer) {
+        this.store = store;
+        this.verifier = verifier;
+        this.signer = signer;
+    }
 
     @RegisterForReflection
     public record SignedHead(long seq, String hash, String signedText, String signature, String algorithm) {

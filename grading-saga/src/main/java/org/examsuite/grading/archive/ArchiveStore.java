@@ -29,12 +29,16 @@ import org.examsuite.grading.db.Db;
  */
 @ApplicationScoped
 public class ArchiveStore {
+    private final Db db;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
     @Inject
-    Db db;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    Clock clock;
+    ArchiveStore(Db db, ObjectMapper mapper, Clock clock) {
+        this.db = db;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
 
     public record ArchiveRecord(long seq, String paperId, String kind, int run, String payload, String prevHash, String hash,
             Instant createdAt) {

@@ -20,12 +20,16 @@ import org.examsuite.grading.db.Db;
 public class ArchiveVerifier {
     private static final int PAGE = 1000;
 
+    private final Db db;
+    private final ArchiveStore store;
+    private final ObjectMapper mapper;
+
     @Inject
-    Db db;
-    @Inject
-    ArchiveStore store;
-    @Inject
-    ObjectMapper mapper;
+    ArchiveVerifier(Db db, ArchiveStore store, ObjectMapper mapper) {
+        this.db = db;
+        this.store = store;
+        this.mapper = mapper;
+    }
 
     @RegisterForReflection
     public record BrokenLink(long seq, String paperId, String kind, Integer run, String reason) {

@@ -1,12 +1,12 @@
 package org.examsuite.grading.archive;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.util.Base64;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Pem;
 
 /**
@@ -17,8 +17,12 @@ import org.examsuite.common.auth.Pem;
  */
 @ApplicationScoped
 public class HeadSigner {
-    @ConfigProperty(name = "exam.archive.signing.private-key")
-    String privateKeyPem;
+    private final String privateKeyPem;
+
+    @Inject
+    HeadSigner(ArchiveConfig config) {
+        this.privateKeyPem = config.signing().privateKey();
+    }
 
     private volatile PrivateKey key;
     private volatile String cachedFor;

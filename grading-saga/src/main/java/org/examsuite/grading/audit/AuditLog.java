@@ -12,8 +12,12 @@ import java.util.UUID;
 /** Every operator action (docs/api.md §4): who, what, when, on which exam/paper/saga — in the same transaction as the action. */
 @ApplicationScoped
 public class AuditLog {
+    private final Clock clock;
+
     @Inject
-    Clock clock;
+    AuditLog(Clock clock) {
+        this.clock = clock;
+    }
 
     public void record(Connection c, String actor, String action, String examId, String paperId, UUID sagaId, String detail)
             throws SQLException {

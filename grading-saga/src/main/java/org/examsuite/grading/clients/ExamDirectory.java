@@ -15,11 +15,14 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 /** Exams with keys from session-service, with retries (exponential backoff and jitter) for transient failures. */
 @ApplicationScoped
 public class ExamDirectory {
+    private final SessionServiceClient client;
+    private final ObjectMapper mapper;
+
     @Inject
-    @RestClient
-    SessionServiceClient client;
-    @Inject
-    ObjectMapper mapper;
+    ExamDirectory(@RestClient SessionServiceClient client, ObjectMapper mapper) {
+        this.client = client;
+        this.mapper = mapper;
+    }
 
     @Retry(maxRetries = 2, delay = 200, jitter = 100, retryOn = {RemoteFailure.Transient.class, TimeoutException.class},
             abortOn = RemoteFailure.Permanent.class)

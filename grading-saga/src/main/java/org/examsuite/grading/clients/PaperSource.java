@@ -12,8 +12,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 /** Papers from submission-service, and the confirmation that grading started; transient failures are retried. */
 @ApplicationScoped
 public class PaperSource {
+    private final SubmissionHttp client;
+
     @Inject
-    SubmissionHttp client;
+    PaperSource(SubmissionHttp client) {
+        this.client = client;
+    }
 
     /** The paper as raw JSON text (its digest is recomputed over it). */
     @Retry(maxRetries = 2, delay = 200, jitter = 100, retryOn = {RemoteFailure.Transient.class, TimeoutException.class},

@@ -33,21 +33,28 @@ import org.examsuite.common.auth.ServiceTokens;
  */
 @ApplicationScoped
 public class SubmissionHttp {
-    @Inject
-    Vertx vertx;
-    @Inject
-    ServiceTokens tokens;
-    @Inject
-    OpenTelemetry openTelemetry;
+    private final Vertx vertx;
+    private final ServiceTokens tokens;
+    private final OpenTelemetry openTelemetry;
+    private final String baseUrl;
+    private final int connectTimeout;
+    private final long readTimeout;
+    private final int poolSize;
 
-    @ConfigProperty(name = "quarkus.rest-client.submission.url")
-    String baseUrl;
-    @ConfigProperty(name = "quarkus.rest-client.submission.connect-timeout", defaultValue = "2000")
-    int connectTimeout;
-    @ConfigProperty(name = "quarkus.rest-client.submission.read-timeout", defaultValue = "5000")
-    long readTimeout;
-    @ConfigProperty(name = "exam.grading.submission.pool-size", defaultValue = "32")
-    int poolSize;
+    @Inject
+    SubmissionHttp(Vertx vertx, ServiceTokens tokens, OpenTelemetry openTelemetry,
+            @ConfigProperty(name = "quarkus.rest-client.submission.url") String baseUrl,
+            @ConfigProperty(name = "quarkus.rest-client.submission.connect-timeout", defaultValue = "2000") int connectTimeout,
+            @ConfigProperty(name = "quarkus.rest-client.submission.read-timeout", defaultValue = "5000") long readTimeout,
+            ClientsConfig config) {
+        this.vertx = vertx;
+        this.tokens = tokens;
+        this.openTelemetry = openTelemetry;
+        this.baseUrl = baseUrl;
+        this.connectTimeout = connectTimeout;
+        this.readTimeout = readTimeout;
+        this.poolSize = config.poolSize();
+    }
 
     private volatile HttpClient client;
     private String basePath;

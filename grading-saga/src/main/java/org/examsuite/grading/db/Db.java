@@ -13,8 +13,12 @@ import java.sql.SQLException;
  */
 @ApplicationScoped
 public class Db {
+    private final AgroalDataSource dataSource;
+
     @Inject
-    AgroalDataSource dataSource;
+    Db(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
 
     @FunctionalInterface
     public interface Work<T> {

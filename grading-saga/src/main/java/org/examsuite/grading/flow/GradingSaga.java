@@ -7,9 +7,9 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.RetryPolicy;
+import org.examsuite.grading.saga.SagaConfig;
 import org.examsuite.grading.saga.SagaContext;
 import org.examsuite.grading.saga.SagaDefinition;
 import org.examsuite.grading.steps.ArchiveStep;
@@ -17,23 +17,26 @@ import org.examsuite.grading.steps.GradeStep;
 import org.examsuite.grading.steps.ValidateStep;
 
 /**
- * The grading saga, all of it in one place (docs/api.md §3.6):
+ * The grading saga, all of it in one place (docs/api.md §3.6): the declaration below is the
+ * table of its steps — what each does, its compensation, its retries — and
+ * {@link ResultOutcomes} what each end means for the paper's result. A saga is keyed by its
+ * paper (business key) and run; its refs carry the exam and session (results/PaperRun).
  *
  * <pre>
  *   step       does                                           compensation
  *   grade      marks the paper against the exam's keys;       voids the provisional marks
  *              parks until an operator marks the essays
- *   validate   paper digest + signature, marks in bounds      nothing to undo (read-only: its start
- *                                                             is logged with its end, no own transaction)
+ *   validate   paper digest + signature, marks in bounds      drops the "validated" mark (read-only:
+ *                                                             its start is logged with its end)
  *   archive    appends the result to the hash chain; GRADED   appends a RETRACTION record
- *              (self-recording: the saga's step log and end are
- *              written in the archive's own transaction)
+ *              (a group step: the engine commits the archive's writes of many sagas in one
+ *              transaction, with their step logs and ends)
  * </pre>
  *
  * The step log: a step's start is recorded with its end, so a saga that goes straight
- * through writes its whole step log once, in the archive's transaction — a group commit for
- * every saga archived together (see SagaEngine.forward, ResultArchiver). A run that a newer
- * run of its paper replaced while it ran ends SUPERSEDED there, without a RESULT record.
+ * through writes its whole step log once, in the archive's group commit (see SagaEngine.forward,
+ * GroupCommitter). A run that a newer run of its paper replaced while it ran ends SUPERSEDED
+ * there, without a RESULT record, its provisional marks voided.
  *
  * Retries: a transient failure (a service down, a timeout, the database) is retried with
  * exponential backoff and jitter, up to {@code exam.saga.max-attempts} attempts per step,
@@ -47,30 +50,34 @@ import org.examsuite.grading.steps.ValidateStep;
 public class GradingSaga {
     public static final String NAME = "grading";
 
-    @Inject
-    GradeStep grade;
-    @Inject
-    ValidateStep validate;
-    @Inject
-    ArchiveStep archive;
-    @Inject
-    ResultStore results;
+    private final GradeStep grade;
+    private final ValidateStep validate;
+    private final ArchiveStep archive;
+    private final ResultStore results;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
 
-    @ConfigProperty(name = "exam.saga.max-attempts", defaultValue = "6")
-    int maxAttempts;
-    @ConfigProperty(name = "exam.saga.backoff.initial", defaultValue = "2s")
-    Duration initialBackoff;
-    @ConfigProperty(name = "exam.saga.backoff.max", defaultValue = "5m")
-    Duration maxBackoff;
+    @Inject
+    GradingSaga(GradeStep grade, ValidateStep validate, ArchiveStep archive, ResultStore results, SagaConfig sagaConfig) {
+        this.grade = grade;
+        this.validate = validate;
+        this.archive = archive;
+        this.results = results;
+        this.maxAttempts = sagaConfig.maxAttempts();
+        this.initialBackoff = sagaConfig.backoff().initial();
+        this.maxBackoff = sagaConfig.backoff().max();
+    }
 
     @Produces
     @Singleton
     SagaDefinition definition() {
-        return SagaDefinition.named(NAME)
-                .step("grade", grade)
-                .readOnlyStep("validate", validate)
-                .selfRecordingStep("archive", archive)
-                .retry(new RetryPolicy(maxAttempts, initialBackoff, maxBackoff))
+        RetryPolicy retry = new RetryPolicy(maxAttempts, initialBackoff, maxBackoff);
+        return SagaDefinition.named(NAME).keyedBy("exam.paper.id")
+                //            step        does                compensation         retries
+                .step(        "grade",    grade::execute,     grade::voidMarks,    retry)
+                .readOnlyStep("validate", validate::execute,  validate::forget,    retry)
+                .groupStep(   "archive",  archive,            archive::retract,    retry)
                 .outcomes(new ResultOutcomes())
                 .build();
     }
@@ -89,17 +96,23 @@ public class GradingSaga {
 
         @Override
         public void compensated(Connection c, SagaContext context, String failedStep, String reason) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.NEEDS_REVIEW, failedStep + ": " + reason);
+            results.status(c, context.key(), context.run(), ResultStore.NEEDS_REVIEW, failedStep + ": " + reason);
         }
 
         @Override
         public void failed(Connection c, SagaContext context, String step, String reason) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.FAILED, step + ": " + reason);
+            results.status(c, context.key(), context.run(), ResultStore.FAILED, step + ": " + reason);
+        }
+
+        @Override
+        public void superseded(Connection c, SagaContext context, int byRun) throws SQLException {
+            // the result stays PENDING, its provisional marks voided: the newer run's result is the one shown
+            results.voidMarks(c, context.key(), context.run(), "superseded by run " + byRun);
         }
 
         @Override
         public void retried(Connection c, SagaContext context, String actor) throws SQLException {
-            results.status(c, context.paperId(), context.run(), ResultStore.PENDING, "retried by " + actor);
+            results.status(c, context.key(), context.run(), ResultStore.PENDING, "retried by " + actor);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.examsuite.grading.flow;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -21,6 +22,7 @@ import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.db.Db;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.results.ResultsService;
 import org.examsuite.grading.saga.SagaContext;
@@ -29,7 +31,6 @@ import org.examsuite.grading.saga.SagaHistory;
 import org.examsuite.grading.saga.SagaStatus;
 import org.examsuite.grading.saga.SagaStore;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
-import org.examsuite.grading.saga.SagaView;
 import org.examsuite.grading.saga.StepLog;
 
 /**
@@ -51,10 +52,11 @@ public class SagaResource {
     private final Caller caller;
     private final ResultStore results;
     private final ResultsService resultsService;
+    private final ObjectMapper mapper;
 
     @Inject
     SagaResource(SagaStore store, StepLog steps, SagaHistory history, SagaEngine engine, AuditLog audit, Db db, Caller caller,
-            ResultStore results, ResultsService resultsService) {
+            ResultStore results, ResultsService resultsService, ObjectMapper mapper) {
         this.store = store;
         this.steps = steps;
         this.history = history;
@@ -64,6 +66,7 @@ public class SagaResource {
         this.caller = caller;
         this.results = results;
         this.resultsService = resultsService;
+        this.mapper = mapper;
     }
 
     @GET
@@ -99,13 +102,14 @@ public class SagaResource {
         UUID[] shown = {id};
         String outcome = db.inTransaction(c -> {
             SagaRow saga = store.find(c, id, true).orElseThrow(SagaResource::notFound);
+            PaperRun run = PaperRun.of(saga, mapper);
             String result;
-            if (saga.state() == SagaStatus.FAILED && !results.isNewestRun(c, saga.paperId(), saga.run())) {
+            if (saga.state() == SagaStatus.FAILED && !results.isNewestRun(c, run.paperId(), run.run())) {
                 throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
             }
             if (store.retryFailed(c, id, actor)) {
-                engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.paperId(),
-                        saga.run(), saga.examId(), saga.sessionId(), null), actor);
+                engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.key(),
+                        saga.run(), null, null), actor);
                 result = "retried";
             } else if (saga.state() == SagaStatus.COMPENSATED) {
                 shown[0] = resultsService.rerun(c, saga, actor);
@@ -116,7 +120,7 @@ public class SagaResource {
             } else {
                 result = "in progress";
             }
-            audit.record(c, actor, "SAGA_RETRY", saga.examId(), saga.paperId(), id, result);
+            audit.record(c, actor, "SAGA_RETRY", run.examId(), run.paperId(), id, result);
             return result;
         });
         if ("finished".equals(outcome)) {
@@ -128,7 +132,8 @@ public class SagaResource {
 
     private SagaView view(UUID id) {
         SagaRow saga = store.find(id).orElseThrow(SagaResource::notFound);
-        return new SagaView(saga.sagaId(), saga.definition(), saga.paperId(), saga.run(), saga.examId(), saga.sessionId(),
+        PaperRun run = PaperRun.of(saga, mapper);
+        return new SagaView(saga.sagaId(), saga.definition(), run.paperId(), run.run(), run.examId(), run.sessionId(),
                 saga.status(), saga.phase(), saga.createdAt(), saga.updatedAt(), saga.nextAttemptAt(),
                 steps.steps(id).stream().map(step -> new SagaView.StepView(step.step(), step.status(), step.attempts(),
                         step.compensationAttempts(), step.lastError(), step.startedAt(), step.finishedAt(),

@@ -24,8 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.grading.clients.PaperSource;
 import org.examsuite.grading.clients.RemoteFailure;
@@ -43,35 +41,39 @@ import org.jboss.logging.Logger;
 public class PaperStreamConsumer {
     private static final Logger LOG = Logger.getLogger(PaperStreamConsumer.class);
 
-    @Inject
-    SharedRedisDataSource redis;
-    @Inject
-    SagaStarter starter;
-    @Inject
-    PaperSource papers;
-    @Inject
-    StreamTracing streamTracing;
-    @Inject
-    Tracer tracer;
-    @Inject
-    ReplicaId replica;
-    @Inject
-    Clock clock;
+    private final SharedRedisDataSource redis;
+    private final SagaStarter starter;
+    private final PaperSource papers;
+    private final StreamTracing streamTracing;
+    private final Tracer tracer;
+    private final ReplicaId replica;
+    private final Clock clock;
+    private final String streamKey;
+    private final String group;
+    private final boolean enabled;
+    private final int batch;
+    private final Duration block;
+    private final Duration claimIdle;
+    private final int confirmConcurrency;
 
-    @ConfigProperty(name = "exam.papers.stream", defaultValue = RedisKeys.PAPER_STREAM)
-    String streamKey;
-    @ConfigProperty(name = "exam.grading.consumer.group", defaultValue = "grading")
-    String group;
-    @ConfigProperty(name = "exam.grading.consumer.enabled", defaultValue = "true")
-    boolean enabled;
-    @ConfigProperty(name = "exam.grading.consumer.batch", defaultValue = "100")
-    int batch;
-    @ConfigProperty(name = "exam.grading.consumer.block", defaultValue = "1s")
-    Duration block;
-    @ConfigProperty(name = "exam.grading.consumer.claim-idle", defaultValue = "60s")
-    Duration claimIdle;
-    @ConfigProperty(name = "exam.grading.consumer.confirm-concurrency", defaultValue = "16")
-    int confirmConcurrency;
+    @Inject
+    PaperStreamConsumer(SharedRedisDataSource redis, SagaStarter starter, PaperSource papers, StreamTracing streamTracing,
+            Tracer tracer, ReplicaId replica, Clock clock, IntakeConfig config) {
+        this.redis = redis;
+        this.starter = starter;
+        this.papers = papers;
+        this.streamTracing = streamTracing;
+        this.tracer = tracer;
+        this.replica = replica;
+        this.clock = clock;
+        this.streamKey = config.papers().stream();
+        this.group = config.grading().consumer().group();
+        this.enabled = config.grading().consumer().enabled();
+        this.batch = config.grading().consumer().batch();
+        this.block = config.grading().consumer().block();
+        this.claimIdle = config.grading().consumer().claimIdle();
+        this.confirmConcurrency = config.grading().consumer().confirmConcurrency();
+    }
 
     private StreamCommands<String, String, String> stream;
     private ExecutorService loop;

@@ -3,11 +3,13 @@ package org.examsuite.grading.intake;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.flow.GradingSaga;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaDefinition;
 import org.examsuite.grading.saga.SagaEngine;
@@ -20,14 +22,18 @@ import org.examsuite.grading.saga.SagaStore;
  */
 @ApplicationScoped
 public class SagaStarter {
+    private final Db db;
+    private final SagaStore sagas;
+    private final ResultStore results;
+    private final SagaEngine engine;
+
     @Inject
-    Db db;
-    @Inject
-    SagaStore sagas;
-    @Inject
-    ResultStore results;
-    @Inject
-    SagaEngine engine;
+    SagaStarter(Db db, SagaStore sagas, ResultStore results, SagaEngine engine) {
+        this.db = db;
+        this.sagas = sagas;
+        this.results = results;
+        this.engine = engine;
+    }
 
     /** Trace context for the saga, taken from the consumer span of each message. */
     public record Start(PaperEvent event, Map<String, String> trace) {
@@ -38,14 +44,18 @@ public class SagaStarter {
         SagaDefinition definition = engine.definition(GradingSaga.NAME);
         List<String> steps = definition.steps().stream().map(SagaDefinition.Step::name).toList();
         List<SagaStore.NewSaga> batch = new ArrayList<>(starts.size());
+        Map<UUID, PaperRun> runs = new HashMap<>();
         for (Start start : starts) {
             PaperEvent event = start.event();
-            batch.add(new SagaStore.NewSaga(UUID.randomUUID(), GradingSaga.NAME, event.paperId(), 1, event.examId(),
-                    event.sessionId(), "{}", start.trace().get("traceparent"), start.trace().get("tracestate"), steps));
+            PaperRun run = new PaperRun(event.paperId(), 1, event.examId(), event.sessionId());
+            UUID sagaId = UUID.randomUUID();
+            runs.put(sagaId, run);
+            batch.add(new SagaStore.NewSaga(sagaId, GradingSaga.NAME, run.paperId(), run.run(), run.refs(), "{}",
+                    start.trace().get("traceparent"), start.trace().get("tracestate"), steps));
         }
         int created = db.inTransaction(c -> {
             List<UUID> fresh = sagas.createAll(c, batch);
-            results.createPendingFor(c, fresh);
+            results.createPendingAll(c, fresh.stream().map(runs::get).toList(), fresh);
             return fresh.size();
         });
         if (created > 0) {

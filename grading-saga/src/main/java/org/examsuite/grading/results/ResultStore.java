@@ -26,8 +26,12 @@ public class ResultStore {
     private static final String COLUMNS = "paper_id, run, saga_id, exam_id, session_id, candidate_id, status, score, "
             + "max_score, marks::text, key_revision, reason, archive_seq, updated_at";
 
+    private final Db db;
+
     @Inject
-    Db db;
+    ResultStore(Db db) {
+        this.db = db;
+    }
 
     public record ResultRow(String paperId, int run, UUID sagaId, String examId, String sessionId, String candidateId,
             String status, BigDecimal score, BigDecimal maxScore, String marks, Long keyRevision, String reason,
@@ -50,15 +54,20 @@ public class ResultStore {
         }
     }
 
-    /** A PENDING result for each of these (new) sagas, from the sagas' own rows: one statement. */
-    public void createPendingFor(Connection c, List<UUID> sagaIds) throws SQLException {
-        if (sagaIds.isEmpty()) {
+    /** {@link #createPending} for many (new) sagas in one statement: {@code runs[i]} is graded by saga {@code sagaIds[i]}. */
+    public void createPendingAll(Connection c, List<PaperRun> runs, List<UUID> sagaIds) throws SQLException {
+        if (runs.isEmpty()) {
             return;
         }
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, "
-                + "status) SELECT paper_id, run, saga_id, exam_id, session_id, 'PENDING' FROM saga WHERE saga_id = ANY (?) "
+                + "status) SELECT t.paper_id, t.run, t.saga_id, t.exam_id, t.session_id, 'PENDING' "
+                + "FROM unnest(?::text[], ?::int[], ?::uuid[], ?::text[], ?::text[]) AS t(paper_id, run, saga_id, exam_id, session_id) "
                 + "ON CONFLICT (paper_id, run) DO NOTHING")) {
-            insert.setArray(1, c.createArrayOf("uuid", sagaIds.toArray()));
+            insert.setArray(1, c.createArrayOf("text", runs.stream().map(PaperRun::paperId).toArray()));
+            insert.setArray(2, c.createArrayOf("int4", runs.stream().map(PaperRun::run).toArray()));
+            insert.setArray(3, c.createArrayOf("uuid", sagaIds.toArray()));
+            insert.setArray(4, c.createArrayOf("text", runs.stream().map(PaperRun::examId).toArray()));
+            insert.setArray(5, c.createArrayOf("text", runs.stream().map(PaperRun::sessionId).toArray()));
             insert.executeUpdate();
         }
     }

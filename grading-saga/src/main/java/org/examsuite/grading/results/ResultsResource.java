@@ -29,10 +29,14 @@ import org.examsuite.common.problem.ApiException;
 public class ResultsResource {
     static final int MAX_ID_LENGTH = 200;
 
+    private final ResultsService service;
+    private final Caller caller;
+
     @Inject
-    ResultsService service;
-    @Inject
-    Caller caller;
+    ResultsResource(ResultsService service, Caller caller) {
+        this.service = service;
+        this.caller = caller;
+    }
 
     @GET
     @Path("/{paperId}")

@@ -150,11 +150,7 @@ public class ResultsService {
                 }
                 stored.put(mark.getKey(), mark.getValue());
             }
-            try (PreparedStatement update = c.prepareStatement("UPDATE saga SET data = ?::jsonb WHERE saga_id = ?")) {
-                update.setString(1, data.toString());
-                update.setObject(2, saga.sagaId());
-                update.executeUpdate();
-            }
+            sagas.setData(c, saga.sagaId(), data.toString());
             sagas.wake(c, saga.sagaId(), "essay marks by " + actor);
             audit.record(c, actor, "ESSAY_MARKS", latest.examId(), paperId, saga.sagaId(), stored.toString());
             return new MarksView(paperId, saga.sagaId(), saga.run(), essayMarks(data));
@@ -216,7 +212,7 @@ public class ResultsService {
      * edited). Only the paper's newest run can be re-run. Returns the new run's saga id.
      */
     public UUID rerun(Connection c, SagaRow saga, String actor) throws SQLException {
-        List<ResultRow> runs = results.runs(c, saga.paperId(), true);
+        List<ResultRow> runs = results.runs(c, saga.key(), true);
         if (runs.isEmpty() || runs.get(0).run() != saga.run()) {
             throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
         }
@@ -243,8 +239,9 @@ public class ResultsService {
         List<String> steps = grading.steps().stream().map(SagaDefinition.Step::name).toList();
         int run = latest.run() + 1;
         UUID sagaId = UUID.randomUUID();
-        Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, grading.name(), latest.paperId(), run,
-                latest.examId(), latest.sessionId(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
+        PaperRun next = new PaperRun(latest.paperId(), run, latest.examId(), latest.sessionId());
+        Optional<UUID> created = sagas.create(c, new SagaStore.NewSaga(sagaId, grading.name(), next.paperId(), next.run(),
+                next.refs(), fresh.toString(), saga.traceparent(), saga.tracestate(), steps));
         if (created.isEmpty()) {
             return created;
         }

@@ -6,28 +6,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A saga's definition: its steps in order (each with its compensation), its retry policy,
- * and what its end states mean for the outside world. The engine knows nothing else about
- * a saga; the grading saga's definition is in {@code flow/GradingSaga}.
+ * A saga's declaration, read as a table: its steps in order, each with what it does, its
+ * compensation and its retry policy, and what the saga's end states mean for the outside
+ * world. The engine knows nothing else about a saga; the grading saga's is {@code flow/GradingSaga}.
  */
-public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPolicy, Outcomes outcomes) {
+public record SagaDefinition(String name, String keyAttribute, List<Step> steps, Outcomes outcomes) {
 
     /**
-     * {@code readOnly}: the step writes nothing outside the saga's data and is quick (it may
-     * call other services). Its start is then not recorded in a transaction of its own: start
-     * and end go into the step log together with the next step's start (a crash in between
-     * only runs it again). A failure records the start first, so retries are counted as usual.
+     * One step. {@code action} runs per saga; a group step has {@code group} instead
+     * ({@link GroupStep}: its writes for many sagas, with their step logs, in one transaction).
      *
-     * <p>{@code recordsItself}: the step writes the record of its own completion — and of the
-     * steps before it in this pass that are not recorded yet, and, as the last step, the saga's
-     * end — in the transaction of its own writes ({@link SagaContext#stepRecord},
-     * {@link StepRecorder#recordAll}). The archive step does so for a whole group of sagas in one
-     * transaction (group commit), so a saga's forward pass needs no step-log transaction of
-     * its own. Its writes and its record then commit or roll back together.
+     * <p>{@code readOnly}: the step writes nothing outside the saga's data and is quick (it may
+     * call other services). The engine then records its start together with its end (with the
+     * next write of the step log), not in a transaction of its own; a crash in between only
+     * runs it again. A failure records the start first, so retries are counted as usual.
      */
-    public record Step(String name, SagaStep action, boolean readOnly, boolean recordsItself) {
-        public Step(String name, SagaStep action, boolean readOnly) {
-            this(name, action, readOnly, false);
+    public record Step(String name, SagaStep action, GroupStep<?> group, Compensation compensation, RetryPolicy retry,
+            boolean readOnly) {
+        public boolean grouped() {
+            return group != null;
         }
     }
 
@@ -44,7 +41,10 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
 
         void failed(Connection connection, SagaContext context, String step, String reason) throws SQLException;
 
-        /** An operator retried the FAILED saga (its {@code data} is not loaded: null). */
+        /** A group step found run {@code byRun} of the saga's key, newer than this one: the saga ended SUPERSEDED. */
+        void superseded(Connection connection, SagaContext context, int byRun) throws SQLException;
+
+        /** An operator retried the FAILED saga (its {@code refs} and {@code data} are not loaded: null). */
         void retried(Connection connection, SagaContext context, String actor) throws SQLException;
     }
 
@@ -56,36 +56,36 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         return new Builder(name);
     }
 
+    /** Collects the rows of the table: one call per step, in order. */
     public static final class Builder {
         private final String name;
+        private String keyAttribute;
         private final List<Step> steps = new ArrayList<>();
-        private RetryPolicy retryPolicy;
         private Outcomes outcomes;
 
         private Builder(String name) {
             this.name = name;
         }
 
-        public Builder step(String stepName, SagaStep action) {
-            steps.add(new Step(stepName, action, false));
+        /** The span attribute that names a saga's business key in its traces (e.g. {@code exam.paper.id}). */
+        public Builder keyedBy(String spanAttribute) {
+            this.keyAttribute = spanAttribute;
             return this;
+        }
+
+        /** A step that may write and may park the saga ({@link StepOutcome#WAIT}). */
+        public Builder step(String stepName, SagaStep action, Compensation compensation, RetryPolicy retry) {
+            return add(new Step(stepName, action, null, compensation, retry, false));
         }
 
         /** A read-only step (see {@link Step}); it cannot park the saga. */
-        public Builder readOnlyStep(String stepName, SagaStep action) {
-            steps.add(new Step(stepName, action, true));
-            return this;
+        public Builder readOnlyStep(String stepName, SagaStep action, Compensation compensation, RetryPolicy retry) {
+            return add(new Step(stepName, action, null, compensation, retry, true));
         }
 
-        /** A step that writes its own completion record (see {@link Step}); it cannot park the saga. */
-        public Builder selfRecordingStep(String stepName, SagaStep action) {
-            steps.add(new Step(stepName, action, false, true));
-            return this;
-        }
-
-        public Builder retry(RetryPolicy policy) {
-            this.retryPolicy = policy;
-            return this;
+        /** A group step ({@link GroupStep}); it cannot park the saga. */
+        public Builder groupStep(String stepName, GroupStep<?> group, Compensation compensation, RetryPolicy retry) {
+            return add(new Step(stepName, null, group, compensation, retry, false));
         }
 
         public Builder outcomes(Outcomes value) {
@@ -94,7 +94,12 @@ public record SagaDefinition(String name, List<Step> steps, RetryPolicy retryPol
         }
 
         public SagaDefinition build() {
-            return new SagaDefinition(name, List.copyOf(steps), retryPolicy, outcomes);
+            return new SagaDefinition(name, keyAttribute, List.copyOf(steps), outcomes);
+        }
+
+        private Builder add(Step step) {
+            steps.add(step);
+            return this;
         }
     }
 }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
@@ -28,8 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.tracing.StreamTracing;
+import org.examsuite.grading.db.Db;
 import org.examsuite.grading.saga.SagaStore.SagaRow;
 import org.examsuite.grading.saga.StepLog.StepRow;
 import org.jboss.logging.Logger;
@@ -44,37 +45,57 @@ import org.jboss.logging.Logger;
 public class SagaEngine {
     private static final Logger LOG = Logger.getLogger(SagaEngine.class);
 
-    @Inject
-    SagaStore store;
-    @Inject
-    Instance<SagaDefinition> definitions;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    MeterRegistry registry;
-    @Inject
-    Tracer tracer;
-    @Inject
-    StreamTracing streamTracing;
-    @Inject
-    ReplicaId replica;
+    private final SagaStore store;
+    private final Instance<SagaDefinition> definitions;
+    private final ObjectMapper mapper;
+    private final MeterRegistry registry;
+    private final Tracer tracer;
+    private final StreamTracing streamTracing;
+    private final ReplicaId replica;
+    private final StepRecorder recorder;
+    private final Db db;
+    private final int workers;
+    private final Duration lease;
+    private final Duration pollInterval;
+    private final int claimBatch;
 
-    @ConfigProperty(name = "exam.saga.workers", defaultValue = "16")
-    int workers;
-    @ConfigProperty(name = "exam.saga.lease", defaultValue = "60s")
-    Duration lease;
-    @ConfigProperty(name = "exam.saga.poll-interval", defaultValue = "500ms")
-    Duration pollInterval;
-    @ConfigProperty(name = "exam.saga.claim-batch", defaultValue = "16")
-    int claimBatch;
+    @Inject
+    SagaEngine(SagaStore store, Instance<SagaDefinition> definitions, ObjectMapper mapper, MeterRegistry registry,
+            Tracer tracer, StreamTracing streamTracing, ReplicaId replica, StepRecorder recorder, Db db, SagaConfig config) {
+        this.store = store;
+        this.definitions = definitions;
+        this.mapper = mapper;
+        this.registry = registry;
+        this.tracer = tracer;
+        this.streamTracing = streamTracing;
+        this.replica = replica;
+        this.recorder = recorder;
+        this.db = db;
+        this.workers = config.workers();
+        this.lease = config.lease();
+        this.pollInterval = config.pollInterval();
+        this.claimBatch = config.claimBatch();
+    }
 
     private final Semaphore wakeUp = new Semaphore(0);
     private final Map<String, SagaDefinition> byName = new HashMap<>();
+    /** The group commit of each group step, by definition name and step position. */
+    private final Map<String, GroupCommitter> committers = new HashMap<>();
     private ExecutorService pool;
     private volatile boolean running;
 
     void onStart(@Observes StartupEvent event) {
-        definitions.forEach(definition -> byName.put(definition.name(), definition));
+        definitions.forEach(definition -> {
+            byName.put(definition.name(), definition);
+            for (int i = 0; i < definition.steps().size(); i++) {
+                SagaDefinition.Step step = definition.step(i);
+                if (step.grouped()) {
+                    GroupCommitter committer = new GroupCommitter(step.name(), step.group(), db, recorder);
+                    committers.put(definition.name() + "/" + i, committer);
+                    committer.start();
+                }
+            }
+        });
         if (workers <= 0) {
             return;
         }
@@ -102,6 +123,7 @@ public class SagaEngine {
                 Thread.currentThread().interrupt();
             }
         }
+        committers.values().forEach(GroupCommitter::stop);
     }
 
     /** New work is due (a saga started or woke up): idle workers look now instead of at their next poll. */
@@ -160,13 +182,17 @@ public class SagaEngine {
             carrier.put("tracestate", saga.tracestate());
         }
         Context parent = streamTracing.extract(carrier);
-        Span span = tracer.spanBuilder("saga " + saga.definition()).setParent(parent)
-                .setAttribute("exam.saga.id", saga.sagaId().toString())
-                .setAttribute("exam.paper.id", saga.paperId()).startSpan();
+        SagaDefinition known = byName.get(saga.definition());
+        SpanBuilder builder = tracer.spanBuilder("saga " + saga.definition()).setParent(parent)
+                .setAttribute("exam.saga.id", saga.sagaId().toString());
+        if (known != null && known.keyAttribute() != null) {
+            builder.setAttribute(known.keyAttribute(), saga.key());
+        }
+        Span span = builder.startSpan();
         try (Scope ignored = span.makeCurrent()) {
             SagaDefinition definition = definition(saga.definition());
-            SagaContext context = new SagaContext(saga.sagaId(), saga.paperId(), saga.run(), saga.examId(),
-                    saga.sessionId(), (ObjectNode) mapper.readTree(saga.data()));
+            SagaContext context = new SagaContext(saga.sagaId(), saga.key(), saga.run(), (ObjectNode) mapper.readTree(saga.refs()),
+                    (ObjectNode) mapper.readTree(saga.data()));
             drive(owner, definition, context, loaded, claimedAt);
         } catch (SagaStore.LeaseLost e) {
             LOG.infof("saga %s: %s", saga.sagaId(), e.getMessage());
@@ -198,14 +224,14 @@ public class SagaEngine {
         }
     }
 
-    /** The run of one claimed saga: its state in memory, and the finished step not yet written. */
+    /** The run of one claimed saga: its state in memory, and the finished steps not yet written. */
     private final class Run {
         final String owner;
         final SagaDefinition definition;
         final SagaContext context;
         final List<StepState> steps;
         SagaStatus status;
-        SagaStore.Completed unrecorded;
+        CompletedStep unrecorded;
         /** System.nanoTime() when the lease was last set (at the claim, or renewed): at least this fresh. */
         long leaseFrom;
 
@@ -270,8 +296,8 @@ public class SagaEngine {
      *
      * <p>A step's start is not written before it runs: start and end are recorded together,
      * with the next write of the step log — the next step's failure or parking, the saga's end,
-     * or the completion record that a self-recording step (the archive) writes with its own
-     * work. A crash before that loses only the record, and the steps simply run again (they
+     * or the group commit of a group step, which records the pass's steps with the step's own
+     * writes. A crash before that loses only the record, and the steps simply run again (they
      * are idempotent). The start is written first only when the lease needs renewing (half
      * of it has passed since it was last set), so every step starts with at least half a
      * lease ahead, and every write still checks the lease.
@@ -287,52 +313,29 @@ public class SagaEngine {
         }
         step.attempts++;
         step.status = StepStatus.RUNNING;
-        boolean last = step.position == run.steps.size() - 1;
-        StepRecord record = null;
-        if (definition.recordsItself()) {
-            SagaStore.Completed self = new SagaStore.Completed(step.position, step.name, null, false, List.of(), !deferred,
-                    run.unrecorded);
-            record = new StepRecord(run.id(), run.owner, self, last, () -> json(context.data()), context,
-                    run.definition.outcomes());
-        }
-        context.pendingRecord().set(record);
         Timer.Sample sample = Timer.start(registry);
         Span span = tracer.spanBuilder("saga step " + step.name).startSpan();
         context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
+            if (definition.grouped()) {
+                return groupCommit(run, step, deferred);
+            }
             StepOutcome outcome = definition.action().execute(context);
             if (outcome == StepOutcome.WAIT) {
-                if (definition.readOnly() || definition.recordsItself()) {
+                if (definition.readOnly()) {
                     throw new IllegalStateException("step " + step.name + " cannot park the saga");
                 }
-                List<SagaStore.TxHook> writes = context.drainStepWrites();
+                List<TxHook> writes = context.drainStepWrites();
                 beginLate(run, step, deferred);
                 store.park(run.id(), run.owner, step.position, step.name, json(context.data()), writes,
                         c -> run.definition.outcomes().waiting(c, context, step.name));
                 return false;
             }
-            if (outcome == StepOutcome.SUPERSEDED) {
-                if (record == null || record.written() != StepOutcome.SUPERSEDED) {
-                    throw new IllegalStateException("step " + step.name + " said SUPERSEDED without recording it");
-                }
-                run.unrecorded = null;
-                step.status = StepStatus.CANCELLED;
-                return false;
+            if (outcome != StepOutcome.DONE) {
+                throw new IllegalStateException("step " + step.name + " said " + outcome + ": only a group step's write can");
             }
             step.status = StepStatus.DONE;
-            if (record != null && record.written() == StepOutcome.DONE) {
-                // the step wrote its completion (and the saga's end, if last) with its own work
-                if (!context.drainStepWrites().isEmpty()) {
-                    throw new IllegalStateException("a self-recording step writes its own work: no step-record writes");
-                }
-                run.unrecorded = null;
-                if (last) {
-                    outcome(SagaStatus.COMPLETED);
-                    return false;
-                }
-                return true;
-            }
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), false,
+            run.unrecorded = new CompletedStep(step.position, step.name, json(context.data()), false,
                     context.drainStepWrites(), !deferred, deferred ? run.unrecorded : null);
             return true;
         } catch (SagaStore.LeaseLost e) {
@@ -354,10 +357,41 @@ public class SagaEngine {
             beginLate(run, step, deferred);
             return retryOrFail(run, step, step.attempts, false, unexpected.toString());
         } finally {
-            context.pendingRecord().set(null);
             span.end();
             sample.stop(stepTimer(step.name));
         }
+    }
+
+    /**
+     * A group step: the step's write for this saga goes into its committer's next transaction,
+     * together with the record of this pass's unrecorded steps, of this one, and — for the last
+     * step — of the saga's end. Once it returns, all of that is committed.
+     */
+    private boolean groupCommit(Run run, StepState step, boolean deferred) {
+        boolean last = step.position == run.steps.size() - 1;
+        CompletedStep self = new CompletedStep(step.position, step.name, null, false, List.of(), !deferred, run.unrecorded);
+        GroupOutcome<?> outcome = groupCommit(new StepRecord(run.id(), run.owner, self, last, () -> json(run.context.data()),
+                run.context, run.definition));
+        run.unrecorded = null;
+        if (outcome.outcome() == StepOutcome.SUPERSEDED) {
+            step.status = StepStatus.CANCELLED;
+            return false;
+        }
+        step.status = StepStatus.DONE;
+        if (last) {
+            outcome(SagaStatus.COMPLETED);
+            return false;
+        }
+        return true;
+    }
+
+    /** Hands a saga at a group step to the step's committer and waits for the commit. */
+    GroupOutcome<?> groupCommit(StepRecord record) {
+        GroupCommitter committer = committers.get(record.definition.name() + "/" + record.completed.position());
+        if (committer == null) {
+            throw new IllegalStateException("step " + record.completed.step() + " is not a group step");
+        }
+        return committer.commit(record);
     }
 
     /** A step failed or parks before its start was recorded: record it now (and what finished before it), as usual. */
@@ -382,9 +416,9 @@ public class SagaEngine {
         Span span = tracer.spanBuilder("saga compensate " + step.name).startSpan();
         context.drainStepWrites();
         try (Scope ignored = span.makeCurrent()) {
-            definition.action().compensate(context);
+            definition.compensation().compensate(context);
             step.status = StepStatus.COMPENSATED;
-            run.unrecorded = new SagaStore.Completed(step.position, step.name, json(context.data()), true,
+            run.unrecorded = new CompletedStep(step.position, step.name, json(context.data()), true,
                     context.drainStepWrites());
             return true;
         } catch (SagaStore.LeaseLost e) {
@@ -406,7 +440,7 @@ public class SagaEngine {
     }
 
     private boolean retryOrFail(Run run, StepState step, int attempt, boolean compensating, String error) {
-        RetryPolicy policy = run.definition.retryPolicy();
+        RetryPolicy policy = run.definition.step(step.position).retry();
         if (policy.exhausted(attempt)) {
             fail(run, step, "out of retries after " + attempt + " attempts: " + error);
             return false;

@@ -101,7 +101,7 @@ public class SagaHistory {
     }
 
     /** The history rows of the unrecorded steps, oldest first, then {@code more}. */
-    static String[][] events(SagaStore.Completed prior, String[]... more) {
+    static String[][] events(CompletedStep prior, String[]... more) {
         List<String[]> events = new ArrayList<>();
         priorEvents(prior, events);
         events.addAll(List.of(more));
@@ -109,7 +109,7 @@ public class SagaHistory {
     }
 
     /** Adds the history rows of the unrecorded steps to {@code events}, oldest first. */
-    static void priorEvents(SagaStore.Completed prior, List<String[]> events) {
+    static void priorEvents(CompletedStep prior, List<String[]> events) {
         if (prior == null) {
             return;
         }

@@ -15,7 +15,7 @@ public enum SagaStatus {
     COMPENSATED,
     /** Out of retries: waits for an operator. */
     FAILED,
-    /** A newer run of its paper replaced it. */
+    /** A newer run of its key replaced it. */
     SUPERSEDED;
 
     /** The SQL literal ({@code 'RUNNING'}): statements keep their text, so the partial index {@code saga_due} still matches. */

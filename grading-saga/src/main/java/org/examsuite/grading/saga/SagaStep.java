@@ -1,13 +1,12 @@
 package org.examsuite.grading.saga;
 
 /**
- * One step of a saga. Both directions must be idempotent: the engine may run either again
- * after a crash between the work and the step log's record of it.
+ * What a step does going forward. Must be idempotent: the engine may run it again after a
+ * crash between the work and the step log's record of it. Its compensation is declared beside
+ * it in the saga's definition ({@link Compensation}).
  */
+@FunctionalInterface
 public interface SagaStep {
     /** Does the step's work; throws {@link StepFailure} when it cannot. */
     StepOutcome execute(SagaContext context);
-
-    /** Undoes what {@link #execute} did (run only for steps that completed). */
-    void compensate(SagaContext context);
 }

@@ -27,7 +27,7 @@ import org.examsuite.grading.saga.StepLog.StepRow;
  */
 @ApplicationScoped
 public class SagaStore {
-    static final String COLUMNS = "saga_id, definition, paper_id, run, exam_id, session_id, status, phase, data::text, "
+    static final String COLUMNS = "saga_id, definition, business_key, run, refs::text, status, phase, data::text, "
             + "traceparent, tracestate, created_at, updated_at, next_attempt_at, lease_owner";
 
     private final Db db;
@@ -41,13 +41,16 @@ public class SagaStore {
         this.history = history;
     }
 
-    public record NewSaga(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
-            String data, String traceparent, String tracestate, List<String> steps) {
+    /**
+     * A saga to start: {@code key} and {@code run} name it in its definition's domain (one saga per
+     * key and run), {@code refs} (JSON) carries the domain's other ids; the engine reads neither.
+     */
+    public record NewSaga(UUID sagaId, String definition, String key, int run, String refs, String data, String traceparent,
+            String tracestate, List<String> steps) {
     }
 
-    public record SagaRow(UUID sagaId, String definition, String paperId, int run, String examId, String sessionId,
-            String status, String phase, String data, String traceparent, String tracestate, OffsetDateTime createdAt,
-            OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt, String leaseOwner) {
+    public record SagaRow(UUID sagaId, String definition, String key, int run, String refs, String status, String phase,
+            String data, String traceparent, String tracestate, OffsetDateTime createdAt, OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt, String leaseOwner) {
         /** {@code status} (the stored text) as the enum. */
         public SagaStatus state() {
             return SagaStatus.valueOf(status);
@@ -61,21 +64,20 @@ public class SagaStore {
         }
     }
 
-    /** Inserts the saga and its step log; empty when the paper already has a saga for that run. */
+    /** Inserts the saga and its step log; empty when its key already has a saga for that run. */
     public Optional<UUID> create(Connection c, NewSaga saga) throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
-                + "session_id, status, data, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, " + SagaStatus.RUNNING.sql()
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, business_key, run, refs, "
+                + "status, data, traceparent, tracestate) VALUES (?, ?, ?, ?, ?::jsonb, " + SagaStatus.RUNNING.sql()
                 + ", ?::jsonb, ?, ?) "
-                + "ON CONFLICT (paper_id, run) DO NOTHING")) {
+                + "ON CONFLICT (business_key, run) DO NOTHING")) {
             insert.setObject(1, saga.sagaId());
             insert.setString(2, saga.definition());
-            insert.setString(3, saga.paperId());
+            insert.setString(3, saga.key());
             insert.setInt(4, saga.run());
-            insert.setString(5, saga.examId());
-            insert.setString(6, saga.sessionId());
-            insert.setString(7, saga.data());
-            insert.setString(8, saga.traceparent());
-            insert.setString(9, saga.tracestate());
+            insert.setString(5, saga.refs());
+            insert.setString(6, saga.data());
+            insert.setString(7, saga.traceparent());
+            insert.setString(8, saga.tracestate());
             if (insert.executeUpdate() == 0) {
                 return Optional.empty();
             }
@@ -88,29 +90,28 @@ public class SagaStore {
     /**
      * {@link #create} for many sagas in four statements (not four per saga): the sagas, their
      * step logs and their CREATED history rows. Returns the ids of the sagas that are new; a
-     * paper that already has a saga for that run (or twice in the list) gets none.
+     * key that already has a saga for that run (or twice in the list) gets none.
      */
     public List<UUID> createAll(Connection c, List<NewSaga> sagas) throws SQLException {
         if (sagas.isEmpty()) {
             return List.of();
         }
         List<UUID> created = new ArrayList<>();
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
-                + "session_id, status, data, traceparent, tracestate) SELECT t.saga_id, t.definition, t.paper_id, t.run, "
-                + "t.exam_id, t.session_id, " + SagaStatus.RUNNING.sql() + ", t.data::jsonb, t.traceparent, t.tracestate "
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO saga (saga_id, definition, business_key, run, refs, "
+                + "status, data, traceparent, tracestate) SELECT t.saga_id, t.definition, t.business_key, t.run, "
+                + "t.refs::jsonb, " + SagaStatus.RUNNING.sql() + ", t.data::jsonb, t.traceparent, t.tracestate "
                 + "FROM unnest(?::uuid[], "
-                + "?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY "
-                + "AS t(saga_id, definition, paper_id, run, exam_id, session_id, data, traceparent, tracestate, n) "
-                + "ORDER BY t.n ON CONFLICT (paper_id, run) DO NOTHING RETURNING saga_id")) {
+                + "?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY "
+                + "AS t(saga_id, definition, business_key, run, refs, data, traceparent, tracestate, n) "
+                + "ORDER BY t.n ON CONFLICT (business_key, run) DO NOTHING RETURNING saga_id")) {
             insert.setArray(1, c.createArrayOf("uuid", sagas.stream().map(NewSaga::sagaId).toArray()));
             insert.setArray(2, c.createArrayOf("text", sagas.stream().map(NewSaga::definition).toArray()));
-            insert.setArray(3, c.createArrayOf("text", sagas.stream().map(NewSaga::paperId).toArray()));
+            insert.setArray(3, c.createArrayOf("text", sagas.stream().map(NewSaga::key).toArray()));
             insert.setArray(4, c.createArrayOf("int4", sagas.stream().map(NewSaga::run).toArray()));
-            insert.setArray(5, c.createArrayOf("text", sagas.stream().map(NewSaga::examId).toArray()));
-            insert.setArray(6, c.createArrayOf("text", sagas.stream().map(NewSaga::sessionId).toArray()));
-            insert.setArray(7, c.createArrayOf("text", sagas.stream().map(NewSaga::data).toArray()));
-            insert.setArray(8, c.createArrayOf("text", sagas.stream().map(NewSaga::traceparent).toArray()));
-            insert.setArray(9, c.createArrayOf("text", sagas.stream().map(NewSaga::tracestate).toArray()));
+            insert.setArray(5, c.createArrayOf("text", sagas.stream().map(NewSaga::refs).toArray()));
+            insert.setArray(6, c.createArrayOf("text", sagas.stream().map(NewSaga::data).toArray()));
+            insert.setArray(7, c.createArrayOf("text", sagas.stream().map(NewSaga::traceparent).toArray()));
+            insert.setArray(8, c.createArrayOf("text", sagas.stream().map(NewSaga::tracestate).toArray()));
             try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
                     created.add(rs.getObject(1, UUID.class));
@@ -184,24 +185,6 @@ public class SagaStore {
         }
     }
 
-    /**
-     * A step (or compensation) that finished but is not recorded yet: the engine records it
-     * with its next write, together with the step's own {@code writes} (see SagaContext).
-     * A read-only step is not recorded as started before it runs ({@code begun} false): its
-     * start and end are recorded together, after {@code before} — the step that finished just
-     * before it, also still unrecorded.
-     */
-    public record Completed(int position, String step, String data, boolean compensation, List<TxHook> writes, boolean begun,
-            Completed before) {
-        public Completed(int position, String step, String data, boolean compensation, List<TxHook> writes) {
-            this(position, step, data, compensation, writes, true, null);
-        }
-
-        public Completed(int position, String step, String data, boolean compensation) {
-            this(position, step, data, compensation, List.of());
-        }
-    }
-
     /** A claimed saga (as the claim returned it) and its step log. */
     public record Loaded(SagaRow saga, List<StepRow> steps) {
     }
@@ -211,7 +194,7 @@ public class SagaStore {
      * step that finished just before it, so one transaction (four statements) per step suffices.
      */
     public void beginStep(UUID sagaId, String owner, Duration lease, int position, String step, boolean compensating,
-            Completed prior) {
+            CompletedStep prior) {
         db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET lease_until = now() + ? * interval "
                     + "'1 millisecond', updated_at = now(), data = COALESCE(?::jsonb, data) "
@@ -232,7 +215,7 @@ public class SagaStore {
         });
     }
 
-    private void record(Connection c, UUID sagaId, Completed prior) throws SQLException {
+    private void record(Connection c, UUID sagaId, CompletedStep prior) throws SQLException {
         if (prior == null) {
             return;
         }
@@ -241,15 +224,15 @@ public class SagaStore {
         history.histories(c, sagaId, SagaHistory.events(prior));
     }
 
-    /** The newest run of each of these papers (a run newer than a saga's own replaces it). */
-    public Map<String, Integer> newestRuns(Connection c, java.util.Collection<String> paperIds) throws SQLException {
+    /** The newest run of each of these keys (a run newer than a saga's own replaces it). */
+    public Map<String, Integer> newestRuns(Connection c, java.util.Collection<String> keys) throws SQLException {
         Map<String, Integer> newest = new HashMap<>();
-        if (paperIds.isEmpty()) {
+        if (keys.isEmpty()) {
             return newest;
         }
         try (PreparedStatement select = c.prepareStatement(
-                "SELECT paper_id, max(run) FROM saga WHERE paper_id = ANY (?) GROUP BY paper_id")) {
-            select.setArray(1, c.createArrayOf("text", paperIds.toArray()));
+                "SELECT business_key, max(run) FROM saga WHERE business_key = ANY (?) GROUP BY business_key")) {
+            select.setArray(1, c.createArrayOf("text", keys.toArray()));
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     newest.put(rs.getString(1), rs.getInt(2));
@@ -291,7 +274,7 @@ public class SagaStore {
                 update.setObject(2, sagaId);
                 update.executeUpdate();
             }
-            history.history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + truncate(error));
+            history.history(c, sagaId, "RETRY_SCHEDULED", step, "in " + delay.toMillis() + " ms: " + StoredText.truncate(error));
             return null;
         });
     }
@@ -307,14 +290,14 @@ public class SagaStore {
                 update.setObject(1, sagaId);
                 update.executeUpdate();
             }
-            history.history(c, sagaId, "STEP_FAILED", step, truncate(error));
+            history.history(c, sagaId, "STEP_FAILED", step, StoredText.truncate(error));
             return null;
         });
     }
 
-    /** {@link #finish(UUID, String, SagaStatus, String, Integer, String, Completed, TxHook)} by the stored name (tests). */
+    /** {@link #finish(UUID, String, SagaStatus, String, Integer, String, CompletedStep, TxHook)} by the stored name (tests). */
     public void finish(UUID sagaId, String owner, String status, String step, Integer position, String detail,
-            Completed prior, TxHook hook) {
+            CompletedStep prior, TxHook hook) {
         finish(sagaId, owner, SagaStatus.valueOf(status), step, position, detail, prior, hook);
     }
 
@@ -323,7 +306,7 @@ public class SagaStore {
      * transaction. For FAILED, {@code position} names the step that ran out of retries.
      */
     public void finish(UUID sagaId, String owner, SagaStatus status, String step, Integer position, String detail,
-            Completed prior, TxHook hook) {
+            CompletedStep prior, TxHook hook) {
         db.inAsyncTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = ?, lease_owner = NULL, lease_until = NULL, "
                     + "updated_at = now(), data = COALESCE(?::jsonb, data) "
@@ -340,14 +323,14 @@ public class SagaStore {
             if (position != null) {
                 steps.ranOut(c, sagaId, position, detail);
             }
-            history.histories(c, sagaId, SagaHistory.events(prior, new String[] {status.name(), step, truncate(detail)}));
+            history.histories(c, sagaId, SagaHistory.events(prior, new String[] {status.name(), step, StoredText.truncate(detail)}));
             hook.run(c);
             return null;
         });
     }
 
     /** Gives the saga back without changing it (the worker is stopping). */
-    public void release(UUID sagaId, String owner, Completed prior) {
+    public void release(UUID sagaId, String owner, CompletedStep prior) {
         db.inAsyncTransaction(c -> {
             if (prior != null) {
                 requireLease(c, sagaId, owner);
@@ -401,8 +384,8 @@ public class SagaStore {
     }
 
     /**
-     * A newer run of the paper replaces this one: a saga parked WAITING (for essay marks) or
-     * FAILED (for an operator) becomes SUPERSEDED, so it never wakes or retries; its parked or
+     * A newer run of the same key replaces this one: a saga parked WAITING (for something
+     * outside) or FAILED (for an operator) becomes SUPERSEDED, so it never wakes or retries; its parked or
      * failed step is CANCELLED. A saga a worker is running, or one already finished, is left
      * alone. Returns whether it was superseded.
      */
@@ -416,21 +399,8 @@ public class SagaStore {
             }
         }
         steps.cancelOpen(c, sagaId);
-        history.history(c, sagaId, "SUPERSEDED", null, truncate(detail));
+        history.history(c, sagaId, "SUPERSEDED", null, StoredText.truncate(detail));
         return true;
-    }
-
-    @FunctionalInterface
-    public interface TxHook {
-        void run(Connection connection) throws SQLException;
-    }
-
-    /** A step's write that the saga's end in the same transaction makes moot (SagaContext.withProvisionalStepRecord). */
-    record ProvisionalWrite(TxHook write) implements TxHook {
-        @Override
-        public void run(Connection connection) throws SQLException {
-            write.run(connection);
-        }
     }
 
     /** Locks the saga row and checks the lease is still ours, so no other replica writes concurrently. */
@@ -447,7 +417,8 @@ public class SagaStore {
         }
     }
 
-    private void setData(Connection c, UUID sagaId, String data) throws SQLException {
+    /** Replaces the saga's data (input for a parked saga, before {@link #wake}). */
+    public void setData(Connection c, UUID sagaId, String data) throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
             update.setString(1, data);
             update.setObject(2, sagaId);
@@ -461,17 +432,10 @@ public class SagaStore {
             while (rs.next()) {
                 rows.add(new SagaRow(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getInt(4),
                         rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10),
-                        rs.getString(11), rs.getObject(12, OffsetDateTime.class), rs.getObject(13, OffsetDateTime.class),
-                        rs.getObject(14, OffsetDateTime.class), rs.getString(15)));
+                        rs.getObject(11, OffsetDateTime.class), rs.getObject(12, OffsetDateTime.class),
+                        rs.getObject(13, OffsetDateTime.class), rs.getString(14)));
             }
         }
         return rows;
-    }
-
-    static String truncate(String text) {
-        if (text == null) {
-            return null;
-        }
-        return text.length() > 1000 ? text.substring(0, 1000) : text;
     }
 }

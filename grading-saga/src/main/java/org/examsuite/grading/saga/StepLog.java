@@ -17,7 +17,7 @@ import org.examsuite.grading.db.Db;
 /**
  * The step log (table {@code saga_step}): one row per step of a saga, in order, with its
  * state, attempts, last error and times. Its writes run in the caller's transaction, which
- * {@link SagaStore} opens and in which it has checked the saga's lease.
+ * the sagas' store opens and in which it has checked the saga's lease.
  */
 @ApplicationScoped
 public class StepLog {
@@ -114,12 +114,12 @@ public class StepLog {
      * The step log's part of recording a finished step (its data goes with the saga row's
      * update): the unrecorded steps before it first, then the writes it handed over, then its row.
      */
-    void record(Connection c, UUID sagaId, SagaStore.Completed prior) throws SQLException {
+    void record(Connection c, UUID sagaId, CompletedStep prior) throws SQLException {
         if (prior == null) {
             return;
         }
         record(c, sagaId, prior.before());
-        for (SagaStore.TxHook write : prior.writes()) {
+        for (TxHook write : prior.writes()) {
             write.run(c);
         }
         setStep(c, sagaId, prior.position(), prior.compensation()
@@ -151,7 +151,7 @@ public class StepLog {
         }
     }
 
-    /** A step that found a newer run of its paper: CANCELLED (counted as started now when it was not {@code begun}). */
+    /** A step that found a newer run of its key: CANCELLED (counted as started now when it was not {@code begun}). */
     void cancel(Connection c, UUID sagaId, int position, boolean begun) throws SQLException {
         setStep(c, sagaId, position, begun
                 ? "UPDATE saga_step SET status = " + StepStatus.CANCELLED.sql()
@@ -171,7 +171,7 @@ public class StepLog {
     void retryLater(Connection c, UUID sagaId, int position, boolean compensating, String error) throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET last_error = ?"
                 + (compensating ? "" : ", status = " + StepStatus.PENDING.sql()) + " WHERE saga_id = ? AND position = ?")) {
-            update.setString(1, SagaStore.truncate(error));
+            update.setString(1, StoredText.truncate(error));
             update.setObject(2, sagaId);
             update.setInt(3, position);
             update.executeUpdate();
@@ -183,7 +183,7 @@ public class StepLog {
         try (PreparedStatement update = c.prepareStatement("UPDATE saga_step SET status = " + StepStatus.FAILED.sql()
                 + ", last_error = ?, "
                 + "finished_at = now() WHERE saga_id = ? AND position = ?")) {
-            update.setString(1, SagaStore.truncate(error));
+            update.setString(1, StoredText.truncate(error));
             update.setObject(2, sagaId);
             update.setInt(3, position);
             update.executeUpdate();
@@ -196,7 +196,7 @@ public class StepLog {
                 + "status = CASE WHEN status = " + StepStatus.COMPENSATING.sql() + " THEN status ELSE " + StepStatus.FAILED.sql()
                 + " END "
                 + "WHERE saga_id = ? AND position = ?")) {
-            update.setString(1, SagaStore.truncate(detail));
+            update.setString(1, StoredText.truncate(detail));
             update.setObject(2, sagaId);
             update.setInt(3, position);
             update.executeUpdate();

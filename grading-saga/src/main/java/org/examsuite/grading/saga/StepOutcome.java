@@ -6,9 +6,6 @@ public enum StepOutcome {
     DONE,
     /** Park the saga until something outside wakes it (an operator's essay marks). */
     WAIT,
-    /**
-     * A newer run of the same paper replaced this one while it ran; the step recorded the run
-     * as SUPERSEDED itself (self-recording steps only, see {@link SagaContext#stepRecord}).
-     */
+    /** A newer run of the same key replaced this one while it ran (a {@link GroupStep}'s outcome only). */
     SUPERSEDED
 }

@@ -11,13 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.examsuite.grading.saga.SagaStore.Completed;
-import org.examsuite.grading.saga.SagaStore.TxHook;
 
 /**
- * Writes the completion records of self-recording steps ({@link StepRecord}) in the step's own
- * transaction, for many sagas at once: first {@link #lockHeld}, then {@link #recordAll} (or
- * {@link #superseded}) for the sagas whose worker still holds the lease.
+ * The step-log writes of a group commit ({@link GroupCommitter}), for many sagas at once, in the
+ * transaction of the group step's own writes: first {@link #lockHeld}, then {@link #recordAll}
+ * (or {@link #superseded}) for the sagas whose worker still holds the lease.
  */
 @ApplicationScoped
 public class StepRecorder {
@@ -36,7 +34,7 @@ public class StepRecorder {
      * still holds the lease — one statement for all of them. A record of a saga not returned
      * must not be written (another replica took it over).
      */
-    public Set<UUID> lockHeld(Connection c, List<StepRecord> records) throws SQLException {
+    Set<UUID> lockHeld(Connection c, List<StepRecord> records) throws SQLException {
         Set<UUID> held = new HashSet<>();
         if (records.isEmpty()) {
             return held;
@@ -56,15 +54,14 @@ public class StepRecorder {
     }
 
     /**
-     * Writes the completion records of self-recording steps for many sagas at once, in the
-     * caller's transaction (after {@link #lockHeld}, for held sagas only): the writes the
+     * Records group steps DONE for many sagas at once, in the caller's transaction (after {@link #lockHeld}, for held sagas only): the writes the
      * unrecorded steps handed over (not the provisional ones of a saga that ends here), then
      * three statements for all of them — the sagas' data
      * (and end, COMPLETED, for a last step), their steps DONE, their history rows — and the
      * definition's {@code completed} outcome of every saga that ended. What the caller writes
      * in the same transaction commits or rolls back with it.
      */
-    public void recordAll(Connection c, List<StepRecord> records) throws SQLException {
+    void recordAll(Connection c, List<StepRecord> records) throws SQLException {
         if (records.isEmpty()) {
             return;
         }
@@ -78,13 +75,13 @@ public class StepRecorder {
         List<String> historyEvents = new ArrayList<>();
         List<String> historySteps = new ArrayList<>();
         for (StepRecord record : records) {
-            List<Completed> chain = oldestFirst(record.completed);
-            for (Completed done : chain) {
+            List<CompletedStep> chain = oldestFirst(record.completed);
+            for (CompletedStep done : chain) {
                 if (done.compensation()) {
-                    throw new IllegalStateException("a self-recording step records forward steps only");
+                    throw new IllegalStateException("a group commit records forward steps only");
                 }
                 for (TxHook write : done.writes()) {
-                    if (!(record.last && write instanceof SagaStore.ProvisionalWrite)) {
+                    if (!(record.last && write instanceof ProvisionalWrite)) {
                         write.run(c);
                     }
                 }
@@ -120,19 +117,21 @@ public class StepRecorder {
         history.historiesAll(c, historyIds, historyEvents, historySteps);
         for (StepRecord record : records) {
             if (record.last) {
-                record.outcomes.completed(c, record.context);
+                record.definition.outcomes().completed(c, record.context);
             }
         }
     }
 
     /**
-     * Ends held sagas whose self-recording step found a newer run of their paper (in the
-     * caller's transaction, after {@link #lockHeld}): the steps before it are recorded DONE
-     * as usual, the step itself CANCELLED (its work is not done: nothing of it is written),
-     * and the saga SUPERSEDED, with {@code detail} in its history. Rare: a few statements each.
+     * Ends a held saga whose group step found run {@code byRun} of its key, newer than its own
+     * (in the caller's transaction, after {@link #lockHeld}): the steps before it are recorded
+     * DONE as usual, the step itself CANCELLED (its work is not done: nothing of it is written),
+     * the saga SUPERSEDED, and then the definition's {@code superseded} outcome. Rare: a few
+     * statements each.
      */
-    public void superseded(Connection c, StepRecord record, String detail) throws SQLException {
-        Completed self = record.completed;
+    void superseded(Connection c, StepRecord record, int byRun) throws SQLException {
+        String detail = "by run " + byRun + ", which started while this run was running";
+        CompletedStep self = record.completed;
         steps.record(c, record.sagaId, self.before());
         try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = " + SagaStatus.SUPERSEDED.sql()
                 + ", lease_owner = NULL, lease_until = NULL, data = ?::jsonb, updated_at = now() WHERE saga_id = ?")) {
@@ -146,13 +145,14 @@ public class StepRecorder {
         if (!self.begun()) {
             events.add(new String[] {"STEP_STARTED", self.step(), null});
         }
-        events.add(new String[] {"SUPERSEDED", self.step(), SagaStore.truncate(detail)});
+        events.add(new String[] {"SUPERSEDED", self.step(), StoredText.truncate(detail)});
         history.histories(c, record.sagaId, events.toArray(String[][]::new));
+        record.definition.outcomes().superseded(c, record.context, byRun);
     }
 
-    private static List<Completed> oldestFirst(Completed newest) {
-        List<Completed> chain = new ArrayList<>();
-        for (Completed at = newest; at != null; at = at.before()) {
+    private static List<CompletedStep> oldestFirst(CompletedStep newest) {
+        List<CompletedStep> chain = new ArrayList<>();
+        for (CompletedStep at = newest; at != null; at = at.before()) {
             chain.add(0, at);
         }
         return chain;

@@ -2,20 +2,25 @@ package org.examsuite.grading.scoring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Grades a paper against an exam's keys: one scorer per question type; essays take the operator's marks. */
 @ApplicationScoped
 public class PaperGrader {
     private final Map<QuestionType, Scorer> scorers = new EnumMap<>(QuestionType.class);
 
-    public PaperGrader(@ConfigProperty(name = "exam.grading.multiple.default-scoring", defaultValue = "PARTIAL") String multipleScoring) {
+    @Inject
+    PaperGrader(ScoringConfig config) {
+        this(config.defaultScoring());
+    }
+
+    public PaperGrader(String multipleScoring) {
         scorers.put(QuestionType.SINGLE, new SingleScorer());
         scorers.put(QuestionType.MULTIPLE, new MultipleScorer(multipleScoring));
         scorers.put(QuestionType.TRUE_FALSE, new TrueFalseScorer());

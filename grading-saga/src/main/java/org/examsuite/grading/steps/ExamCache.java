@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.grading.clients.ExamDirectory;
 import org.examsuite.grading.scoring.ExamKey;
 
@@ -17,12 +16,16 @@ import org.examsuite.grading.scoring.ExamKey;
  */
 @ApplicationScoped
 public class ExamCache {
+    private final ExamDirectory directory;
+    private final Clock clock;
+    private final Duration ttl;
+
     @Inject
-    ExamDirectory directory;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.grading.exam-cache-ttl", defaultValue = "30s")
-    Duration ttl;
+    ExamCache(ExamDirectory directory, Clock clock, StepsConfig config) {
+        this.directory = directory;
+        this.clock = clock;
+        this.ttl = config.grading().examCacheTtl();
+    }
 
     private record Entry(ExamKey exam, Instant fetchedAt) {
     }

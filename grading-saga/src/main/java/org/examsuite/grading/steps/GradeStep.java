@@ -11,9 +11,9 @@ import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.saga.SagaContext;
-import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 import org.examsuite.grading.scoring.Choices;
@@ -26,33 +26,38 @@ import org.examsuite.grading.scoring.PaperGrader;
  * (never shown before the saga completes) and {@code data.grade}. With an essay still
  * unmarked it parks the saga; the operator's marks wake it and this step runs again.
  * Idempotent: the same paper, keys and essay marks give the same marks.
- * Compensation: the provisional marks are voided.
+ * Compensation ({@link #voidMarks}): the provisional marks are voided.
  */
 @ApplicationScoped
-public class GradeStep implements SagaStep {
-    @Inject
-    PaperSource papers;
-    @Inject
-    ExamCache exams;
-    @Inject
-    PaperGrader grader;
-    @Inject
-    ResultStore results;
-    @Inject
-    ObjectMapper mapper;
-    @Inject
-    FetchedPapers fetched;
+public class GradeStep {
+    private final PaperSource papers;
+    private final ExamCache exams;
+    private final PaperGrader grader;
+    private final ResultStore results;
+    private final ObjectMapper mapper;
+    private final FetchedPapers fetched;
 
-    @Override
+    @Inject
+    GradeStep(PaperSource papers, ExamCache exams, PaperGrader grader, ResultStore results, ObjectMapper mapper,
+            FetchedPapers fetched) {
+        this.papers = papers;
+        this.exams = exams;
+        this.grader = grader;
+        this.results = results;
+        this.mapper = mapper;
+        this.fetched = fetched;
+    }
+
     public StepOutcome execute(SagaContext context) {
         ObjectNode data = context.data();
-        String raw = StepCalls.remote(() -> papers.paper(context.paperId()));
+        PaperRun run = PaperRun.of(context);
+        String raw = StepCalls.remote(() -> papers.paper(run.paperId()));
         JsonNode paper = parse(raw);
         ExamKey exam;
         try {
-            exam = StepCalls.remote(() -> exams.get(context.examId(), data.path("minKeyRevision").asLong(0)));
+            exam = StepCalls.remote(() -> exams.get(run.examId(), data.path("minKeyRevision").asLong(0)));
         } catch (IllegalArgumentException malformed) {
-            throw StepFailure.permanent("exam " + context.examId() + ": " + malformed.getMessage());
+            throw StepFailure.permanent("exam " + run.examId() + ": " + malformed.getMessage());
         }
         Grading grading = grader.grade(exam, paper.path("answers"), essayMarks(data));
 
@@ -86,7 +91,7 @@ public class GradeStep implements SagaStep {
         String choicesJson = choices.toString();
         // written with the step's record (DONE, or WAITING for essays): one transaction, not two; left out
         // when the saga completes in that transaction (the archive's GRADED result writes the same marks)
-        context.withProvisionalStepRecord(c -> results.provisional(c, context.paperId(), context.run(), candidateId, grading.score(),
+        context.withProvisionalStepRecord(c -> results.provisional(c, run.paperId(), run.run(), candidateId, grading.score(),
                 grading.maxScore(), marksJson, choicesJson, exam.keyRevision(), reason));
         if (!grading.complete()) {
             return StepOutcome.WAIT;
@@ -97,9 +102,10 @@ public class GradeStep implements SagaStep {
         return StepOutcome.DONE;
     }
 
-    @Override
-    public void compensate(SagaContext context) {
-        context.withStepRecord(c -> results.voidMarks(c, context.paperId(), context.run(), null));
+    /** The compensation: the provisional marks are voided (with the step's record) and the grade forgotten. */
+    public void voidMarks(SagaContext context) {
+        PaperRun run = PaperRun.of(context);
+        context.withStepRecord(c -> results.voidMarks(c, run.paperId(), run.run(), null));
         context.data().remove("grade");
         fetched.forget(context.sagaId());
     }

@@ -13,7 +13,6 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.util.Base64;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import org.examsuite.common.auth.Pem;
 import org.examsuite.grading.archive.ChainHash;
@@ -29,10 +28,18 @@ import org.examsuite.grading.saga.StepFailure;
  */
 @ApplicationScoped
 public class PaperSignature {
-    @ConfigProperty(name = "exam.paper.signing.public-key")
-    String publicKeyPem;
+    private final String publicKeyPem;
+    private final ObjectMapper mapper;
+
     @Inject
-    ObjectMapper mapper;
+    PaperSignature(StepsConfig config, ObjectMapper mapper) {
+        this(config.paper().signing().publicKey(), mapper);
+    }
+
+    PaperSignature(String publicKeyPem, ObjectMapper mapper) {
+        this.publicKeyPem = publicKeyPem;
+        this.mapper = mapper;
+    }
 
     private volatile PublicKey key;
     /** The Ed25519 key's point, decoded and checked once (BouncyCastle's verifier); null for an RSA key. */

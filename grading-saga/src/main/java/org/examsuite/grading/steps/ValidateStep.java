@@ -7,8 +7,8 @@ import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Objects;
 import org.examsuite.grading.clients.PaperSource;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.saga.SagaContext;
-import org.examsuite.grading.saga.SagaStep;
 import org.examsuite.grading.saga.StepFailure;
 import org.examsuite.grading.saga.StepOutcome;
 
@@ -18,33 +18,38 @@ import org.examsuite.grading.saga.StepOutcome;
  * over RFC 8785 canonical JSON, signature with submission-service's paper key), must be
  * the paper of this saga and exactly the one graded, and every mark must lie within its
  * question's bounds. Any failure is permanent: the grade is compensated and the result
- * needs review. Read-only, so idempotent; its compensation has nothing to undo.
+ * needs review. Read-only, so idempotent; its compensation ({@link #forget}) has nothing to undo
+ * outside the saga: it only drops the saga's "validated" mark.
  */
 @ApplicationScoped
-public class ValidateStep implements SagaStep {
-    @Inject
-    PaperSource papers;
-    @Inject
-    PaperSignature signature;
-    @Inject
-    FetchedPapers fetched;
+public class ValidateStep {
+    private final PaperSource papers;
+    private final PaperSignature signature;
+    private final FetchedPapers fetched;
 
-    @Override
+    @Inject
+    ValidateStep(PaperSource papers, PaperSignature signature, FetchedPapers fetched) {
+        this.papers = papers;
+        this.signature = signature;
+        this.fetched = fetched;
+    }
+
     public StepOutcome execute(SagaContext context) {
+        PaperRun run = PaperRun.of(context);
         ObjectNode fetchedPaper = fetched.take(context.sagaId());
         ObjectNode paper;
         if (fetchedPaper == null) {
-            paper = signature.verify(StepCalls.remote(() -> papers.paper(context.paperId())));
+            paper = signature.verify(StepCalls.remote(() -> papers.paper(run.paperId())));
         } else {
             paper = signature.verify(fetchedPaper);
         }
-        if (!context.paperId().equals(paper.path("paperId").asText())) {
-            throw StepFailure.permanent("the paper served is not paper " + context.paperId());
+        if (!run.paperId().equals(paper.path("paperId").asText())) {
+            throw StepFailure.permanent("the paper served is not paper " + run.paperId());
         }
-        if (!context.sessionId().equals(paper.path("sessionId").asText())) {
+        if (!run.sessionId().equals(paper.path("sessionId").asText())) {
             throw StepFailure.permanent("the paper belongs to another session than its stream message said");
         }
-        if (paper.hasNonNull("examId") && !context.examId().equals(paper.path("examId").asText())) {
+        if (paper.hasNonNull("examId") && !run.examId().equals(paper.path("examId").asText())) {
             throw StepFailure.permanent("the paper belongs to another exam than its stream message said");
         }
         if (!paper.path("digest").asText().equals(GradeStep.digestOf(context.data()))) {
@@ -55,8 +60,8 @@ public class ValidateStep implements SagaStep {
         return StepOutcome.DONE;
     }
 
-    @Override
-    public void compensate(SagaContext context) {
+    /** The compensation: the saga's data no longer says it was validated. */
+    public void forget(SagaContext context) {
         context.data().remove("validated");
     }
 

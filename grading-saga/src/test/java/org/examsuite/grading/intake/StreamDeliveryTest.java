@@ -80,7 +80,7 @@ class StreamDeliveryTest {
         Fixture.publish(redis, paper); // a republish after grading finished
 
         await().atMost(Duration.ofSeconds(10)).until(() -> StubServices.CONFIRMATIONS.get(paper.paperId()).get() == 3);
-        assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE paper_id = ?", paper.paperId()));
+        assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE business_key = ?", paper.paperId()));
         assertEquals(1, archive.forPaper(paper.paperId()).size());
         assertTrue(pending(first).isEmpty() && pending(second).isEmpty());
     }
@@ -95,10 +95,10 @@ class StreamDeliveryTest {
         assertEquals(1, starter.start(List.of(start(fresh), start(started), start(fresh))));
         for (Submitted paper : List.of(started, fresh)) {
             awaitStatus(paper.paperId(), "GRADED");
-            assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE paper_id = ?", paper.paperId()));
+            assertEquals(1, count("SELECT count(*) FROM exam_grading.saga WHERE business_key = ?", paper.paperId()));
             assertEquals(1, count("SELECT count(*) FROM exam_grading.result WHERE paper_id = ?", paper.paperId()));
             assertEquals(3, count("SELECT count(*) FROM exam_grading.saga_step s JOIN exam_grading.saga g USING (saga_id) "
-                    + "WHERE g.paper_id = ?", paper.paperId()));
+                    + "WHERE g.business_key = ?", paper.paperId()));
         }
     }
 

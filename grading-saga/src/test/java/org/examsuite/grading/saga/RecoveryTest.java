@@ -21,6 +21,7 @@ import org.examsuite.grading.StubServices;
 import org.examsuite.grading.archive.ArchiveStore;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.flow.GradingSaga;
+import org.examsuite.grading.results.PaperRun;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,6 @@ class RecoveryTest {
     ResultStore results;
     @Inject
     ArchiveStore archive;
-    @Inject
-    org.examsuite.grading.steps.ResultArchiver archiver;
     @Inject
     SagaEngine engine;
 
@@ -115,16 +114,16 @@ class RecoveryTest {
 
         // replica b does not hold the saga: its archive step writes neither the record, nor the result, nor the log
         SagaContext stale = context(paper, sagaId, grade);
-        assertThrows(SagaStore.LeaseLost.class, () -> archiver.append(stale, grade, pass(sagaId, "replica-b/w0", stale, definition)));
+        assertThrows(SagaStore.LeaseLost.class, () -> engine.groupCommit(pass(sagaId, "replica-b/w0", stale, definition)));
         assertEquals(0, archive.forPaper(paper.paperId()).size());
         assertEquals("RUNNING", sagas.find(sagaId).orElseThrow().status());
         assertEquals(List.of("PENDING", "PENDING", "PENDING"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
 
         // the holder's: record, GRADED result, the whole pass's log and the saga's end, in one transaction
         SagaContext held = context(paper, sagaId, grade);
-        StepRecord record = pass(sagaId, "replica-a/w0", held, definition);
-        assertEquals(1, archiver.append(held, grade, record).record().run());
-        assertEquals(StepOutcome.DONE, record.written());
+        GroupOutcome<?> committed = engine.groupCommit(pass(sagaId, "replica-a/w0", held, definition));
+        assertEquals(1, ((ArchiveStore.ArchiveRecord) committed.value()).run());
+        assertEquals(StepOutcome.DONE, committed.outcome());
         assertEquals(1, archive.forPaper(paper.paperId()).size());
         assertEquals("COMPLETED", sagas.find(sagaId).orElseThrow().status());
         assertEquals(List.of("DONE", "DONE", "DONE"), stepLog.steps(sagaId).stream().map(StepLog.StepRow::status).toList());
@@ -135,15 +134,17 @@ class RecoveryTest {
     private static SagaContext context(Submitted paper, UUID sagaId, ObjectNode grade) {
         ObjectNode data = Fixture.MAPPER.createObjectNode();
         data.set("grade", grade);
-        return new SagaContext(sagaId, paper.paperId(), 1, paper.examId(), paper.sessionId(), data);
+        PaperRun run = new PaperRun(paper.paperId(), 1, paper.examId(), paper.sessionId());
+        return new SagaContext(sagaId, run.paperId(), run.run(), (ObjectNode) Fixture.MAPPER.valueToTree(
+                Map.of("examId", run.examId(), "sessionId", run.sessionId())), data);
     }
 
-    /** What the engine hands the archive step after grade and validate ran in the same pass, unrecorded. */
+    /** What the engine hands the archive's group commit after grade and validate ran in the same pass, unrecorded. */
     private static StepRecord pass(UUID sagaId, String owner, SagaContext context, SagaDefinition definition) {
-        SagaStore.Completed grade = new SagaStore.Completed(0, "grade", null, false, List.of(), false, null);
-        SagaStore.Completed validate = new SagaStore.Completed(1, "validate", null, false, List.of(), false, grade);
-        SagaStore.Completed archiveStep = new SagaStore.Completed(2, "archive", null, false, List.of(), false, validate);
-        return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition.outcomes());
+        CompletedStep grade = new CompletedStep(0, "grade", null, false, List.of(), false, null);
+        CompletedStep validate = new CompletedStep(1, "validate", null, false, List.of(), false, grade);
+        CompletedStep archiveStep = new CompletedStep(2, "archive", null, false, List.of(), false, validate);
+        return new StepRecord(sagaId, owner, archiveStep, true, () -> context.data().toString(), context, definition);
     }
 
     @Test
@@ -168,7 +169,7 @@ class RecoveryTest {
             return null;
         });
         assertThrows(SagaStore.LeaseLost.class, () -> sagas.beginStep(sagaId, "replica-a/w0", java.time.Duration.ofSeconds(5),
-                1, "validate", false, new SagaStore.Completed(0, "grade", "{}", false)));
+                1, "validate", false, new CompletedStep(0, "grade", "{}", false)));
         assertEquals("RUNNING", stepLog.steps(sagaId).get(0).status(), "nothing of the refused write was kept");
         db.inTransaction(c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE saga SET status = 'FAILED' WHERE saga_id = ?")) {
@@ -187,8 +188,9 @@ class RecoveryTest {
     private UUID crashed(Submitted paper, String data, String[] stepStatus, String liveOwner) {
         UUID sagaId = UUID.randomUUID();
         db.inTransaction(c -> {
-            sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, paper.paperId(), 1, paper.examId(),
-                    paper.sessionId(), data, null, null, List.of("grade", "validate", "archive")));
+            PaperRun run = new PaperRun(paper.paperId(), 1, paper.examId(), paper.sessionId());
+            sagas.create(c, new SagaStore.NewSaga(sagaId, GradingSaga.NAME, run.paperId(), run.run(), run.refs(), data, null, null,
+                    List.of("grade", "validate", "archive")));
             results.createPending(c, paper.paperId(), 1, sagaId, paper.examId(), paper.sessionId());
             try (PreparedStatement update = c.prepareStatement(liveOwner == null
                     ? "UPDATE saga SET lease_owner = 'replica-that-died/w0', lease_until = now() - interval '1 second' "

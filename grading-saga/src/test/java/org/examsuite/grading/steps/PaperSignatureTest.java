@@ -21,10 +21,7 @@ class PaperSignatureTest {
     private final ObjectMapper mapper = new ObjectMapper();
 
     private PaperSignature verifier(KeyPair pair) {
-        PaperSignature signature = new PaperSignature();
-        signature.publicKeyPem = Pem.encodePublic(pair.getPublic());
-        signature.mapper = mapper;
-        return signature;
+        return new PaperSignature(Pem.encodePublic(pair.getPublic()), mapper);
     }
 
     /** A paper as submission-service signs it: digest over the canonical JSON, signature over the digest. */

@@ -18,10 +18,14 @@ import org.examsuite.session.json.JsonText;
  */
 @ApplicationScoped
 public class AuditLog {
+    private final Clock clock;
+    private final ObjectMapper json;
+
     @Inject
-    Clock clock;
-    @Inject
-    ObjectMapper json;
+    AuditLog(Clock clock, ObjectMapper json) {
+        this.clock = clock;
+        this.json = json;
+    }
 
     public Uni<Void> record(SqlClient tx, String actor, String action, String examId, String sessionId,
             Map<String, ?> detail) {

@@ -27,8 +27,12 @@ import org.examsuite.common.auth.Roles;
 @Tag(name = "audit", description = "Operator actions: who, what, when (docs/api.md §3.8)")
 @Path("/api/v1/audit")
 public class AuditResource {
+    private final Pool pool;
+
     @Inject
-    Pool pool;
+    AuditResource(Pool pool) {
+        this.pool = pool;
+    }
 
     public record AuditEntry(long id, Instant at, String actor, String action, String examId, String sessionId,
             Map<String, Object> detail) {

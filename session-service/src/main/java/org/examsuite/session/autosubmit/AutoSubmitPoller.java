@@ -11,8 +11,12 @@ import org.jboss.logging.Logger;
 public class AutoSubmitPoller {
     private static final Logger LOG = Logger.getLogger(AutoSubmitPoller.class);
 
+    private final AutoSubmitter submitter;
+
     @Inject
-    AutoSubmitter submitter;
+    AutoSubmitPoller(AutoSubmitter submitter) {
+        this.submitter = submitter;
+    }
 
     @Scheduled(every = "${exam.autosubmit.poll-interval}", delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.session.SessionService;
 import org.jboss.logging.Logger;
 
@@ -25,22 +24,27 @@ import org.jboss.logging.Logger;
 public class AutoSubmitter {
     private static final Logger LOG = Logger.getLogger(AutoSubmitter.class);
 
+    private final Pool pool;
+    private final ClaimStore claims;
+    private final SubmissionGateway submission;
+    private final SessionService sessions;
+    private final Clock clock;
+    private final Duration lease;
+    private final int batchSize;
+    private final int concurrency;
+
     @Inject
-    Pool pool;
-    @Inject
-    ClaimStore claims;
-    @Inject
-    SubmissionGateway submission;
-    @Inject
-    SessionService sessions;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.autosubmit.lease")
-    Duration lease;
-    @ConfigProperty(name = "exam.autosubmit.batch-size")
-    int batchSize;
-    @ConfigProperty(name = "exam.autosubmit.concurrency")
-    int concurrency;
+    AutoSubmitter(Pool pool, ClaimStore claims, SubmissionGateway submission, SessionService sessions, Clock clock,
+            AutoSubmitConfig config) {
+        this.pool = pool;
+        this.claims = claims;
+        this.submission = submission;
+        this.sessions = sessions;
+        this.clock = clock;
+        this.lease = config.lease();
+        this.batchSize = config.batchSize();
+        this.concurrency = config.concurrency();
+    }
 
     private final String replicaId = "replica-" + UUID.randomUUID();
 

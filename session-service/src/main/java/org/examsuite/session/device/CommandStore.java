@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.json.JsonText;
@@ -37,11 +36,11 @@ public class CommandStore {
 
     @Inject
     CommandStore(RedisAPI redis, ObjectMapper json, Clock clock,
-            @ConfigProperty(name = "exam.live.channel") String channel) {
+            LiveChannelConfig config) {
         this.redis = redis;
         this.json = json;
         this.clock = clock;
-        this.channel = channel;
+        this.channel = config.channel();
     }
 
     public Uni<Long> push(String sessionId, String type, Map<String, ?> fields) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
@@ -31,12 +30,11 @@ public class EventStore {
     private final Duration retention;
 
     @Inject
-    EventStore(RedisAPI redis, WatchFeed watchers, @ConfigProperty(name = "exam.proctoring.stream-max-length") long maxLength,
-            @ConfigProperty(name = "exam.proctoring.stream-retention", defaultValue = "P30D") Duration retention) {
+    EventStore(RedisAPI redis, WatchFeed watchers, DeviceConfig config) {
         this.redis = redis;
         this.watchers = watchers;
-        this.maxLength = maxLength;
-        this.retention = retention;
+        this.maxLength = config.streamMaxLength();
+        this.retention = config.streamRetention();
     }
 
     /** {@code length}: what a PASTE pasted (characters), null when not told. */

@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
@@ -31,10 +30,10 @@ public class OnlineTracker {
 
     @Inject
     OnlineTracker(RedisAPI redis, SharedReactiveRedisDataSource data,
-            @ConfigProperty(name = "exam.proctoring.online-window") Duration window) {
+            DeviceConfig config) {
         this.redis = redis;
         this.data = data;
-        this.window = window;
+        this.window = config.onlineWindow();
     }
 
     public Uni<Void> seen(String examId, String sessionId, long nowMs) {

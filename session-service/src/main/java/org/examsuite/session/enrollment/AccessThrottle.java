@@ -8,7 +8,6 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
@@ -22,16 +21,20 @@ import org.examsuite.common.redis.RedisKeys;
 public class AccessThrottle {
     private final LuaScript failScript = LuaScript.of(AccessThrottle.class, "throttle.lua");
 
+    private final RedisAPI redis;
+    private final Clock clock;
+    private final int freeFailures;
+    private final Duration maxDelay;
+    private final Duration forgetAfter;
+
     @Inject
-    RedisAPI redis;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.access.free-failures")
-    int freeFailures;
-    @ConfigProperty(name = "exam.access.max-delay")
-    Duration maxDelay;
-    @ConfigProperty(name = "exam.access.forget-after")
-    Duration forgetAfter;
+    AccessThrottle(RedisAPI redis, Clock clock, AccessThrottleConfig config) {
+        this.redis = redis;
+        this.clock = clock;
+        this.freeFailures = config.freeFailures();
+        this.maxDelay = config.maxDelay();
+        this.forgetAfter = config.forgetAfter();
+    }
 
     /**
      * Fails with 429 while the candidate must wait; else whether failures are on record (only

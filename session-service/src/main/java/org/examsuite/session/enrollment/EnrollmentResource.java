@@ -24,10 +24,14 @@ import org.examsuite.common.auth.Roles;
 @Tag(name = "exams")
 @Path("/api/v1/exams/{examId}/candidates")
 public class EnrollmentResource {
+    private final EnrollmentService enrollment;
+    private final Caller caller;
+
     @Inject
-    EnrollmentService enrollment;
-    @Inject
-    Caller caller;
+    EnrollmentResource(EnrollmentService enrollment, Caller caller) {
+        this.enrollment = enrollment;
+        this.caller = caller;
+    }
 
     @POST
     @RolesAllowed(Roles.OPERATOR)

@@ -28,16 +28,20 @@ import org.examsuite.session.exam.ExamStore;
 public class EnrollmentService {
     private final AccessCodes codes = new AccessCodes();
 
+    private final Pool pool;
+    private final ExamStore exams;
+    private final CandidateStore candidates;
+    private final AuditLog audit;
+    private final Clock clock;
+
     @Inject
-    Pool pool;
-    @Inject
-    ExamStore exams;
-    @Inject
-    CandidateStore candidates;
-    @Inject
-    AuditLog audit;
-    @Inject
-    Clock clock;
+    EnrollmentService(Pool pool, ExamStore exams, CandidateStore candidates, AuditLog audit, Clock clock) {
+        this.pool = pool;
+        this.exams = exams;
+        this.candidates = candidates;
+        this.audit = audit;
+        this.clock = clock;
+    }
 
     public Uni<Enrolled> enroll(String examId, EnrollmentRequest request, String actor) {
         Set<String> seen = new HashSet<>();

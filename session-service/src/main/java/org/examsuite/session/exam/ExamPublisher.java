@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.json.JsonText;
 
@@ -27,10 +26,10 @@ public class ExamPublisher {
 
     @Inject
     ExamPublisher(RedisAPI redis, ObjectMapper json,
-            @ConfigProperty(name = "exam.publish.retention", defaultValue = "P7D") Duration retention) {
+            PublishConfig config) {
         this.redis = redis;
         this.json = json;
-        this.retention = retention;
+        this.retention = config.retention();
     }
 
     /**

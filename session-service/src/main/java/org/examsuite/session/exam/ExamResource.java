@@ -32,10 +32,14 @@ import org.examsuite.common.auth.Roles;
 @Path("/api/v1/exams")
 @RolesAllowed(Roles.OPERATOR)
 public class ExamResource {
+    private final ExamService exams;
+    private final Caller caller;
+
     @Inject
-    ExamService exams;
-    @Inject
-    Caller caller;
+    ExamResource(ExamService exams, Caller caller) {
+        this.exams = exams;
+        this.caller = caller;
+    }
 
     @POST
     @Operation(summary = "Create an exam, validated as a whole")

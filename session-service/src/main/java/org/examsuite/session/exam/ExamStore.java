@@ -27,8 +27,12 @@ public class ExamStore {
     private static final String COLUMNS = "exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
             + "questions::text AS questions_json, key_revision, created_by, created_at, proctoring_rules::text AS rules_json";
 
+    private final ObjectMapper json;
+
     @Inject
-    ObjectMapper json;
+    ExamStore(ObjectMapper json) {
+        this.json = json;
+    }
 
     /** A create request seen before under the same Idempotency-Key. */
     public record PriorCreate(String examId, String requestHash) {

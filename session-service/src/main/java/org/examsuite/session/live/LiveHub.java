@@ -19,9 +19,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.session.device.LiveChannelConfig;
 import org.examsuite.session.json.JsonText;
 import org.jboss.logging.Logger;
 
@@ -44,16 +44,21 @@ public class LiveHub {
     /** The same listeners by exam, for the exam-wide commands (one message for all its sockets). */
     private final Map<String, Map<String, Listener>> byExam = new ConcurrentHashMap<>();
 
+    private final SharedReactiveRedisDataSource redis;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final String channel;
+    private final io.vertx.core.Vertx vertx;
+
     @Inject
-    SharedReactiveRedisDataSource redis;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.live.channel")
-    String channel;
-    @Inject
-    io.vertx.core.Vertx vertx;
+    LiveHub(SharedReactiveRedisDataSource redis, ObjectMapper json, Clock clock, LiveChannelConfig channelConfig,
+            io.vertx.core.Vertx vertx) {
+        this.redis = redis;
+        this.json = json;
+        this.clock = clock;
+        this.channel = channelConfig.channel();
+        this.vertx = vertx;
+    }
     private volatile boolean stopped;
 
     void subscribe(@Observes StartupEvent event) {

@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.session.SessionRow;
@@ -50,30 +49,34 @@ public class LiveSocket {
     static final CloseReason FULL = new CloseReason(1013, "TRY_AGAIN_LATER");
     private static final long AUTH_TIMEOUT_MS = 10_000;
 
-    @Inject
-    @Tenant("candidate")
-    TenantIdentityProvider candidateTokens;
-    @Inject
-    LiveHub hub;
-    @Inject
-    SessionService sessions;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    Clock clock;
-    @Inject
-    Vertx vertx;
+    private final TenantIdentityProvider candidateTokens;
+    private final LiveHub hub;
+    private final SessionService sessions;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final Vertx vertx;
     /**
      * Sockets this replica keeps open at most: past it the replica refuses new ones rather than run
      * out of memory (bench/live: ~12 KiB of heap and ~14 KiB of RSS per socket; with 112 MiB of heap
      * it died at ~6,000; 3,000 took its RSS to 309 MiB (peak 323), past the 300 MiB budget).
      */
-    @ConfigProperty(name = "exam.live.max-sockets", defaultValue = "2000")
-    int maxSockets;
+    private final int maxSockets;
+    private final OnlineTracker online;
     /** The connections admitted (counted until they close), by id. */
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
     @Inject
-    OnlineTracker online;
+    LiveSocket(@Tenant("candidate") TenantIdentityProvider candidateTokens, LiveHub hub, SessionService sessions,
+            ObjectMapper json, Clock clock, Vertx vertx, LiveConfig config, OnlineTracker online) {
+        this.candidateTokens = candidateTokens;
+        this.hub = hub;
+        this.sessions = sessions;
+        this.json = json;
+        this.clock = clock;
+        this.vertx = vertx;
+        this.maxSockets = config.maxSockets();
+        this.online = online;
+    }
 
     @OnOpen
     public Uni<Void> open(WebSocketConnection connection) {

@@ -17,8 +17,12 @@ import org.examsuite.session.proctoring.ProctoringRequests.Monitor;
 @Tag(name = "proctoring")
 @Path("/api/v1/exams")
 public class MonitorResource {
+    private final ProctoringService proctoring;
+
     @Inject
-    ProctoringService proctoring;
+    MonitorResource(ProctoringService proctoring) {
+        this.proctoring = proctoring;
+    }
 
     @GET
     @Path("/{examId}/monitor")

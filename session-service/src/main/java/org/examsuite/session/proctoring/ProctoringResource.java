@@ -31,12 +31,16 @@ import org.examsuite.session.session.SessionView;
 @Tag(name = "proctoring")
 @Path("/api/v1/sessions")
 public class ProctoringResource {
+    private final ProctoringService proctoring;
+    private final PauseService pauses;
+    private final Caller caller;
+
     @Inject
-    ProctoringService proctoring;
-    @Inject
-    PauseService pauses;
-    @Inject
-    Caller caller;
+    ProctoringResource(ProctoringService proctoring, PauseService pauses, Caller caller) {
+        this.proctoring = proctoring;
+        this.pauses = pauses;
+        this.caller = caller;
+    }
 
     @POST
     @Path("/{sessionId}/events")

@@ -20,12 +20,16 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ActiveSessions {
     private final AtomicLong active = new AtomicLong();
 
+    private final MeterRegistry registry;
+    private final Pool pool;
+    private final SessionStore store;
+
     @Inject
-    MeterRegistry registry;
-    @Inject
-    Pool pool;
-    @Inject
-    SessionStore store;
+    ActiveSessions(MeterRegistry registry, Pool pool, SessionStore store) {
+        this.registry = registry;
+        this.pool = pool;
+        this.store = store;
+    }
 
     void register(@Observes StartupEvent event) {
         Gauge.builder("exam.sessions.active", active, AtomicLong::get)

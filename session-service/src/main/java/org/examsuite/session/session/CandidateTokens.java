@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Jwt;
 import org.examsuite.common.auth.Pem;
 import org.examsuite.common.auth.TokenKinds;
@@ -22,12 +21,16 @@ import org.examsuite.common.auth.TokenKinds;
 public class CandidateTokens {
     static final String KEY_ID = "candidate";
 
-    @ConfigProperty(name = "exam.auth.candidate.private-key")
-    String privateKeyPem;
-    @ConfigProperty(name = "exam.session.token-ttl")
-    Duration ttl;
+    private final String privateKeyPem;
+    private final Duration ttl;
+    private final Clock clock;
+
     @Inject
-    Clock clock;
+    CandidateTokens(CandidateTokenConfig config, Clock clock) {
+        this.privateKeyPem = config.auth().candidate().privateKey();
+        this.ttl = config.session().tokenTtl();
+        this.clock = clock;
+    }
 
     private volatile PrivateKey key;
 

@@ -22,8 +22,12 @@ import org.examsuite.common.auth.Roles;
 @Path("/internal/v1/sessions/{sessionId}")
 @RolesAllowed(Roles.SERVICE)
 public class SessionInternalResource {
+    private final SessionService sessions;
+
     @Inject
-    SessionService sessions;
+    SessionInternalResource(SessionService sessions) {
+        this.sessions = sessions;
+    }
 
     public record Submitted(@NotBlank @Size(max = 64) String paperId,
             @Pattern(regexp = "CANDIDATE|AUTO|PROCTOR") String submittedBy) {

@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.device.WatchFeed;
+import org.examsuite.session.exam.PublishConfig;
 
 /**
  * Writes a session's read-only state that other services read on their hot paths (docs/api.md
@@ -30,11 +30,10 @@ public class SessionPublisher {
     private final Duration retention;
 
     @Inject
-    SessionPublisher(RedisAPI redis, WatchFeed watchers,
-            @ConfigProperty(name = "exam.publish.retention", defaultValue = "P7D") Duration retention) {
+    SessionPublisher(RedisAPI redis, WatchFeed watchers, PublishConfig config) {
         this.redis = redis;
         this.watchers = watchers;
-        this.retention = retention;
+        this.retention = config.retention();
     }
 
     public Uni<Void> publishSession(SessionRow session) {

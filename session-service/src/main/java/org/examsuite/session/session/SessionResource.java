@@ -30,10 +30,14 @@ import org.examsuite.common.auth.Roles;
 @Path("/api/v1/sessions")
 @Tag(name = "sessions", description = "Session start, resume, takeover, time and heartbeat (docs/api.md §3.2)")
 public class SessionResource {
+    private final SessionService sessions;
+    private final Caller caller;
+
     @Inject
-    SessionService sessions;
-    @Inject
-    Caller caller;
+    SessionResource(SessionService sessions, Caller caller) {
+        this.sessions = sessions;
+        this.caller = caller;
+    }
 
     /** Credentials are the access code in the body: no token yet. */
     @POST

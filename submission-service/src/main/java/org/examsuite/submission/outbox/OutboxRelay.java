@@ -40,9 +40,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.tracing.StreamTracing;
 import org.examsuite.submission.session.SessionClient;
 import org.jboss.logging.Logger;
@@ -70,33 +68,37 @@ public class OutboxRelay {
     /** Sessions per call to session-service (its limit is 200). */
     private static final int NOTIFY_BATCH = 200;
 
+    private final Pool pool;
+    private final SharedReactiveRedisDataSource reactiveRedis;
+    private final SessionClient sessions;
+    private final Clock clock;
+    private final StreamTracing tracing;
+    private final Tracer tracer;
+    private final String stream;
+    private final boolean enabled;
+    private final Duration pollInterval;
+    private final Duration republishAfter;
+    private final Duration lease;
+    private final int batchSize;
+    private final Duration kickDelay;
+
     @Inject
-    Pool pool;
-    @Inject
-    SharedReactiveRedisDataSource reactiveRedis;
-    @Inject
-    @RestClient
-    SessionClient sessions;
-    @Inject
-    Clock clock;
-    @Inject
-    StreamTracing tracing;
-    @Inject
-    Tracer tracer;
-    @ConfigProperty(name = "exam.papers.stream", defaultValue = RedisKeys.PAPER_STREAM)
-    String stream;
-    @ConfigProperty(name = "exam.outbox.relay.enabled", defaultValue = "true")
-    boolean enabled;
-    @ConfigProperty(name = "exam.outbox.poll-interval", defaultValue = "PT1S")
-    Duration pollInterval;
-    @ConfigProperty(name = "exam.outbox.republish-after", defaultValue = "PT5M")
-    Duration republishAfter;
-    @ConfigProperty(name = "exam.outbox.lease", defaultValue = "PT30S")
-    Duration lease;
-    @ConfigProperty(name = "exam.outbox.batch-size", defaultValue = "200")
-    int batchSize;
-    @ConfigProperty(name = "exam.outbox.kick-delay", defaultValue = "PT0.05S")
-    Duration kickDelay;
+    OutboxRelay(Pool pool, SharedReactiveRedisDataSource reactiveRedis, @RestClient SessionClient sessions, Clock clock,
+            StreamTracing tracing, Tracer tracer, PaperStreamConfig papers, OutboxConfig config) {
+        this.pool = pool;
+        this.reactiveRedis = reactiveRedis;
+        this.sessions = sessions;
+        this.clock = clock;
+        this.tracing = tracing;
+        this.tracer = tracer;
+        this.stream = papers.stream();
+        this.enabled = config.relay().enabled();
+        this.pollInterval = config.pollInterval();
+        this.republishAfter = config.republishAfter();
+        this.lease = config.lease();
+        this.batchSize = config.batchSize();
+        this.kickDelay = config.kickDelay();
+    }
 
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean wanted = new AtomicBoolean();

@@ -23,10 +23,14 @@ import org.examsuite.submission.outbox.OutboxRelay;
 @Path("/internal/v1/papers/{paperId}")
 @RolesAllowed(Roles.SERVICE)
 public class InternalPaperResource {
+    private final PaperLookup lookup;
+    private final OutboxRelay relay;
+
     @Inject
-    PaperLookup lookup;
-    @Inject
-    OutboxRelay relay;
+    InternalPaperResource(PaperLookup lookup, OutboxRelay relay) {
+        this.lookup = lookup;
+        this.relay = relay;
+    }
 
     /** The signed paper, for grading-saga's validation step. */
     @GET

@@ -8,8 +8,12 @@ import org.examsuite.common.problem.ApiException;
 /** A paper by id, or 404 PAPER_NOT_FOUND (an id that is not even a UUID included). */
 @ApplicationScoped
 public class PaperLookup {
+    private final PaperStore papers;
+
     @Inject
-    PaperStore papers;
+    PaperLookup(PaperStore papers) {
+        this.papers = papers;
+    }
 
     public Paper require(String paperId) {
         UUID id;

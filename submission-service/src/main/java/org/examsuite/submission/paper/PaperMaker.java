@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.tracing.StreamTracing;
@@ -41,32 +40,38 @@ import org.jboss.logging.Logger;
 public class PaperMaker {
     private static final Logger LOG = Logger.getLogger(PaperMaker.class);
 
+    private final PaperStore papers;
+    private final SheetStore sheets;
+    private final SubmitGate gate;
+    private final SessionLock lock;
+    private final Sealer sealer;
+    private final PaperSigner signer;
+    private final OutboxRelay relay;
+    private final StreamTracing tracing;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final PaperGroupConfig groups;
+    private final PaperMetrics metrics;
+    private final Duration maxWait;
+
     @Inject
-    PaperStore papers;
-    @Inject
-    SheetStore sheets;
-    @Inject
-    SubmitGate gate;
-    @Inject
-    SessionLock lock;
-    @Inject
-    Sealer sealer;
-    @Inject
-    PaperSigner signer;
-    @Inject
-    OutboxRelay relay;
-    @Inject
-    StreamTracing tracing;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    Clock clock;
-    @Inject
-    PaperGroupConfig groups;
-    @Inject
-    PaperMetrics metrics;
-    @ConfigProperty(name = "exam.submission.max-wait", defaultValue = "PT10S")
-    Duration maxWait;
+    PaperMaker(PaperStore papers, SheetStore sheets, SubmitGate gate, SessionLock lock, Sealer sealer, PaperSigner signer,
+            OutboxRelay relay, StreamTracing tracing, ObjectMapper json, Clock clock, PaperGroupConfig groups,
+            PaperMetrics metrics, PaperConfig config) {
+        this.papers = papers;
+        this.sheets = sheets;
+        this.gate = gate;
+        this.lock = lock;
+        this.sealer = sealer;
+        this.signer = signer;
+        this.relay = relay;
+        this.tracing = tracing;
+        this.json = json;
+        this.clock = clock;
+        this.groups = groups;
+        this.metrics = metrics;
+        this.maxWait = config.maxWait();
+    }
 
     private Grouper<Build> grouper;
 

@@ -3,6 +3,7 @@ package org.examsuite.submission.paper;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.Key;
@@ -12,7 +13,6 @@ import java.security.interfaces.EdECPrivateKey;
 import java.util.Base64;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Pem;
 import org.jboss.logging.Logger;
 
@@ -35,16 +35,24 @@ import org.jboss.logging.Logger;
 public class PaperSigner {
     private static final Logger LOG = Logger.getLogger(PaperSigner.class);
 
-    @ConfigProperty(name = "exam.paper.signing.private-key")
-    String privateKeyPem;
+    private final String privateKeyPem;
     /**
      * Signatures made at start-up, on a background thread, before the first paper: signing is
      * several times slower until the JIT has compiled it — and a deadline rush is the first
      * time a service signs many papers (measured in the deadline storm: signing was 18 % of the
      * CPU samples of a freshly started service).
      */
-    @ConfigProperty(name = "exam.paper.signing.warm-up", defaultValue = "500")
-    int warmUp;
+    private final int warmUp;
+
+    @Inject
+    PaperSigner(PaperSigningConfig config) {
+        this(config.privateKey(), config.warmUp());
+    }
+
+    PaperSigner(String privateKeyPem, int warmUp) {
+        this.privateKeyPem = privateKeyPem;
+        this.warmUp = warmUp;
+    }
 
     private volatile SigningKey key;
 

@@ -32,8 +32,12 @@ public class PaperStore {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String COLUMNS = "paper_id, session_id, exam_id, candidate_id, submitted_by, document, digest, signature";
 
+    private final Pool pool;
+
     @Inject
-    Pool pool;
+    PaperStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /**
      * Stores the paper with its outbox rows; false when the session already had a paper. One

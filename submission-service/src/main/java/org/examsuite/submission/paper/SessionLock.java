@@ -20,8 +20,12 @@ import org.examsuite.common.redis.RedisKeys;
 public class SessionLock {
     private final LuaScript releaseScript = LuaScript.of(SessionLock.class, "release_lock.lua");
 
+    private final SharedRedisDataSource redis;
+
     @Inject
-    SharedRedisDataSource redis;
+    SessionLock(SharedRedisDataSource redis) {
+        this.redis = redis;
+    }
 
     public void release(String sessionId, String token) {
         releaseScript.run(redis, List.of(RedisKeys.submitLock(sessionId), RedisKeys.finalSheet(sessionId)), List.of(token));

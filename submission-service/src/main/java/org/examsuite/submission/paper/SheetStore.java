@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.redis.ScriptBatches;
@@ -49,14 +48,18 @@ public class SheetStore {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    private final SharedRedisDataSource redis;
+    private final ScriptBatches batches;
+    private final ObjectMapper json;
+    private final Duration retention;
+
     @Inject
-    SharedRedisDataSource redis;
-    @Inject
-    ScriptBatches batches;
-    @Inject
-    ObjectMapper json;
-    @ConfigProperty(name = "exam.submission.sheet-retention", defaultValue = "P7D")
-    Duration retention;
+    SheetStore(SharedRedisDataSource redis, ScriptBatches batches, ObjectMapper json, PaperConfig config) {
+        this.redis = redis;
+        this.batches = batches;
+        this.json = json;
+        this.retention = config.sheetRetention();
+    }
 
     public Kept keep(String sessionId, long epoch, FinalSheet sheet, long receivedAtMs) {
         List<String> args = new ArrayList<>(3 + 3 * sheet.answers().size());

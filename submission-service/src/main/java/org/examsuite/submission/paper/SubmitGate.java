@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.redis.ScriptBatches;
@@ -38,20 +37,24 @@ public class SubmitGate {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    private final SharedRedisDataSource redis;
+    private final ScriptBatches batches;
+    private final Duration retention;
+    private final Duration inFlightTtl;
+    private final Duration lockTtl;
+    private final Duration sheetRetention;
+    private final Duration paperCache;
+
     @Inject
-    SharedRedisDataSource redis;
-    @Inject
-    ScriptBatches batches;
-    @ConfigProperty(name = "exam.idempotency.retention", defaultValue = "PT48H")
-    Duration retention;
-    @ConfigProperty(name = "exam.idempotency.in-flight-ttl", defaultValue = "PT60S")
-    Duration inFlightTtl;
-    @ConfigProperty(name = "exam.submission.lock-ttl", defaultValue = "PT30S")
-    Duration lockTtl;
-    @ConfigProperty(name = "exam.submission.sheet-retention", defaultValue = "P7D")
-    Duration sheetRetention;
-    @ConfigProperty(name = "exam.submission.paper-cache", defaultValue = "PT48H")
-    Duration paperCache;
+    SubmitGate(SharedRedisDataSource redis, ScriptBatches batches, IdempotencyConfig idempotency, PaperConfig config) {
+        this.redis = redis;
+        this.batches = batches;
+        this.retention = idempotency.retention();
+        this.inFlightTtl = idempotency.inFlightTtl();
+        this.lockTtl = config.lockTtl();
+        this.sheetRetention = config.sheetRetention();
+        this.paperCache = config.paperCache();
+    }
 
     public enum Outcome {
         REPLAY, PAPER, DIFFERENT, IN_FLIGHT, TAKEN_OVER, BUILD, WAIT

@@ -33,13 +33,16 @@ public class ExamQuestions {
     record Spec(String type, Set<String> options) {
     }
 
+    private final SharedRedisDataSource redis;
+    private final ObjectMapper json;
+    private final SessionClient sessions;
+
     @Inject
-    SharedRedisDataSource redis;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    @RestClient
-    SessionClient sessions;
+    ExamQuestions(SharedRedisDataSource redis, ObjectMapper json, @RestClient SessionClient sessions) {
+        this.redis = redis;
+        this.json = json;
+        this.sessions = sessions;
+    }
 
     private static final long ASK_AGAIN_AFTER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 

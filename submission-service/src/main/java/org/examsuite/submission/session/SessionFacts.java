@@ -20,11 +20,14 @@ import org.jboss.logging.Logger;
 public class SessionFacts {
     private static final Logger LOG = Logger.getLogger(SessionFacts.class);
 
+    private final SharedRedisDataSource redis;
+    private final SessionClient sessions;
+
     @Inject
-    SharedRedisDataSource redis;
-    @Inject
-    @RestClient
-    SessionClient sessions;
+    SessionFacts(SharedRedisDataSource redis, @RestClient SessionClient sessions) {
+        this.redis = redis;
+        this.sessions = sessions;
+    }
 
     public SessionState require(String sessionId) {
         if (!RedisKeys.isSafeId(sessionId)) { // an id must never change the hash tag of the keys built from it

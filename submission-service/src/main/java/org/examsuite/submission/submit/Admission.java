@@ -7,7 +7,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.admission.ReturnBooking;
 
 /**
@@ -35,11 +34,8 @@ public class Admission {
     private final ReturnBooking booking;
 
     @Inject
-    Admission(@ConfigProperty(name = "exam.submission.max-concurrent", defaultValue = "32") int maxConcurrent,
-            @ConfigProperty(name = "exam.submission.max-waiting", defaultValue = "128") int maxWaiting,
-            @ConfigProperty(name = "exam.submission.admission-wait", defaultValue = "PT2S") Duration wait,
-            @ConfigProperty(name = "exam.submission.max-retry-after", defaultValue = "PT60S") Duration maxRetryAfter) {
-        this(maxConcurrent, maxWaiting, wait, maxRetryAfter, System::nanoTime);
+    Admission(SubmitConfig config) {
+        this(config.maxConcurrent(), config.maxWaiting(), config.admissionWait(), config.maxRetryAfter(), System::nanoTime);
     }
 
     Admission(int maxConcurrent, int maxWaiting, Duration wait, Duration maxRetryAfter, LongSupplier nanoTime) {

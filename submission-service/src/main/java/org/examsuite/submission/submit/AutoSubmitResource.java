@@ -30,12 +30,16 @@ import org.examsuite.submission.session.SessionState;
 @Path("/internal/v1/sessions/{sessionId}/auto-submit")
 @RolesAllowed(Roles.SERVICE)
 public class AutoSubmitResource {
+    private final SessionFacts sessions;
+    private final PaperMaker maker;
+    private final SubmissionMetrics metrics;
+
     @Inject
-    SessionFacts sessions;
-    @Inject
-    PaperMaker maker;
-    @Inject
-    SubmissionMetrics metrics;
+    AutoSubmitResource(SessionFacts sessions, PaperMaker maker, SubmissionMetrics metrics) {
+        this.sessions = sessions;
+        this.maker = maker;
+        this.metrics = metrics;
+    }
 
     /** {@code candidateId} is a fallback for a published state that does not carry it. */
     public record AutoSubmitRequest(String submittedBy, String actor, String candidateId) {

@@ -7,7 +7,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.problem.Problems;
 
 /**
@@ -30,13 +29,14 @@ public class FrontDoor {
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile int limit;
 
-    @Inject
-    Admission admission;
-    @Inject
-    SubmissionMetrics metrics;
+    private final Admission admission;
+    private final SubmissionMetrics metrics;
 
-    FrontDoor(@ConfigProperty(name = "exam.submission.max-in-flight", defaultValue = "512") int limit) {
-        this.limit = limit;
+    @Inject
+    FrontDoor(Admission admission, SubmissionMetrics metrics, SubmitConfig config) {
+        this.admission = admission;
+        this.metrics = metrics;
+        this.limit = config.maxInFlight();
     }
 
     /** Lets the request through (and counts it until it ends) or answers it with 503. */

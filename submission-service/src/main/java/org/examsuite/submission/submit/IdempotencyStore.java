@@ -20,8 +20,12 @@ import org.examsuite.submission.paper.SubmitGate;
 public class IdempotencyStore {
     private final LuaScript finishScript = LuaScript.of(IdempotencyStore.class, "idempotency_finish.lua");
 
+    private final SharedRedisDataSource redis;
+
     @Inject
-    SharedRedisDataSource redis;
+    IdempotencyStore(SharedRedisDataSource redis) {
+        this.redis = redis;
+    }
 
     /** Frees the key without storing anything (5xx, 409, 429 and other retryable outcomes). */
     public void abandon(SubmitGate.Claim claim) {

@@ -28,10 +28,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class SubmissionBodyRoute {
     private static final String BUFFERED = SubmissionBodyRoute.class.getName() + ".buffered";
 
-    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
-    MemorySize maxBodySize;
+    private final MemorySize maxBodySize;
+    private final FrontDoor frontDoor;
+
     @Inject
-    FrontDoor frontDoor;
+    SubmissionBodyRoute(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize,
+            FrontDoor frontDoor) {
+        this.maxBodySize = maxBodySize;
+        this.frontDoor = frontDoor;
+    }
 
     void install(@Observes Router router) {
         // After ProblemRoutes' Content-Length check (Integer.MIN_VALUE), before the REST handler.

@@ -15,8 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class SubmissionMetrics {
+    private final MeterRegistry registry;
+
     @Inject
-    MeterRegistry registry;
+    SubmissionMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private volatile Timer duration;

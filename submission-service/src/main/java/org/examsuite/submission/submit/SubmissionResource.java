@@ -33,12 +33,16 @@ import org.examsuite.submission.paper.PaperLookup;
 @Path("/api/v1/submissions")
 @Produces(MediaType.APPLICATION_JSON)
 public class SubmissionResource {
+    private final SubmissionService submissions;
+    private final PaperLookup lookup;
+    private final Caller caller;
+
     @Inject
-    SubmissionService submissions;
-    @Inject
-    PaperLookup lookup;
-    @Inject
-    Caller caller;
+    SubmissionResource(SubmissionService submissions, PaperLookup lookup, Caller caller) {
+        this.submissions = submissions;
+        this.lookup = lookup;
+        this.caller = caller;
+    }
 
     /** The body is read raw: its canonical form is the idempotency fingerprint, and every limit is ours to check. */
     @POST

@@ -7,7 +7,6 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.paper.Canonical;
@@ -41,36 +40,42 @@ import org.examsuite.submission.session.SessionState;
 public class SubmissionService {
     static final int MAX_KEY_LENGTH = 255;
 
+    private final Caller caller;
+    private final SessionFacts sessions;
+    private final ExamQuestions questions;
+    private final IdempotencyStore idempotency;
+    private final SubmitGate gate;
+    private final PaperMaker maker;
+    private final SheetStore sheets;
+    private final Admission admission;
+    private final SubmissionMetrics metrics;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final int maxSheetBytes;
+    private final Duration inFlightWait;
+    private final int maxAnswers;
+    private final int maxValueBytes;
+
     @Inject
-    Caller caller;
-    @Inject
-    SessionFacts sessions;
-    @Inject
-    ExamQuestions questions;
-    @Inject
-    IdempotencyStore idempotency;
-    @Inject
-    SubmitGate gate;
-    @Inject
-    PaperMaker maker;
-    @Inject
-    SheetStore sheets;
-    @Inject
-    Admission admission;
-    @Inject
-    SubmissionMetrics metrics;
-    @Inject
-    ObjectMapper json;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.submission.max-sheet-bytes", defaultValue = "1048576")
-    int maxSheetBytes;
-    @ConfigProperty(name = "exam.submission.in-flight-wait", defaultValue = "PT0.5S")
-    Duration inFlightWait;
-    @ConfigProperty(name = "exam.submission.max-answers", defaultValue = "500")
-    int maxAnswers;
-    @ConfigProperty(name = "exam.submission.max-value-bytes", defaultValue = "65536")
-    int maxValueBytes;
+    SubmissionService(Caller caller, SessionFacts sessions, ExamQuestions questions, IdempotencyStore idempotency,
+            SubmitGate gate, PaperMaker maker, SheetStore sheets, Admission admission, SubmissionMetrics metrics,
+            ObjectMapper json, Clock clock, SubmitConfig config) {
+        this.caller = caller;
+        this.sessions = sessions;
+        this.questions = questions;
+        this.idempotency = idempotency;
+        this.gate = gate;
+        this.maker = maker;
+        this.sheets = sheets;
+        this.admission = admission;
+        this.metrics = metrics;
+        this.json = json;
+        this.clock = clock;
+        this.maxSheetBytes = config.maxSheetBytes();
+        this.inFlightWait = config.inFlightWait();
+        this.maxAnswers = config.maxAnswers();
+        this.maxValueBytes = config.maxValueBytes();
+    }
 
     /** What to answer: a paper with its status, and whether it is a replay. */
     public record Reply(int status, Paper paper, boolean replayed) {

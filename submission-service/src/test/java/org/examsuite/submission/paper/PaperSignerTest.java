@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -25,9 +24,7 @@ class PaperSignerTest {
     }
 
     private static PaperSigner signer(KeyPair pair) {
-        PaperSigner signer = new PaperSigner();
-        signer.privateKeyPem = Pem.encodePrivate(pair.getPrivate());
-        return signer;
+        return new PaperSigner(Pem.encodePrivate(pair.getPrivate()), 0);
     }
 
     @Test
@@ -73,8 +70,7 @@ class PaperSignerTest {
         KeyPair ec = KeyPairGenerator.getInstance("EC").generateKeyPair();
         PaperSigner signer = signer(ec);
         assertThrows(IllegalStateException.class, () -> signer.sign("00"));
-        PaperSigner garbage = new PaperSigner();
-        garbage.privateKeyPem = "not a key";
+        PaperSigner garbage = new PaperSigner("not a key", 0);
         assertThrows(IllegalStateException.class, () -> garbage.sign("00"));
     }
 }

@@ -18,8 +18,12 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
+    private final VerifiedTokens tokens;
+
     @Inject
-    VerifiedTokens tokens;
+    CachedTokenIdentityProvider(VerifiedTokens tokens) {
+        this.tokens = tokens;
+    }
 
     @Override
     public Class<TokenAuthenticationRequest> getRequestType() {

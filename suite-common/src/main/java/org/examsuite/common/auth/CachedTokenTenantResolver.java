@@ -21,8 +21,12 @@ import jakarta.inject.Inject;
 public class CachedTokenTenantResolver implements TenantResolver {
     private static final String BEARER = "Bearer ";
 
+    private final VerifiedTokens tokens;
+
     @Inject
-    VerifiedTokens tokens;
+    CachedTokenTenantResolver(VerifiedTokens tokens) {
+        this.tokens = tokens;
+    }
 
     @Override
     public String resolve(RoutingContext context) {

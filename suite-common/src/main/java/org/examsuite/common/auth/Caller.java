@@ -11,8 +11,12 @@ import org.examsuite.common.problem.ApiException;
 /** Who is calling, and the per-session access rule: a candidate reaches only its own session. */
 @RequestScoped
 public class Caller {
+    private final SecurityIdentity identity;
+
     @Inject
-    SecurityIdentity identity;
+    Caller(SecurityIdentity identity) {
+        this.identity = identity;
+    }
 
     public boolean isOperator() {
         return identity.hasRole(Roles.OPERATOR);

@@ -7,8 +7,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 
 /** Register on REST clients of {@code /internal} APIs: {@code @RegisterProvider(ServiceTokenFilter.class)}. */
 public class ServiceTokenFilter implements ClientRequestFilter {
+    private final ServiceTokens tokens;
+
     @Inject
-    ServiceTokens tokens;
+    ServiceTokenFilter(ServiceTokens tokens) {
+        this.tokens = tokens;
+    }
 
     @Override
     public void filter(ClientRequestContext request) {

@@ -17,12 +17,17 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class ServiceTokens {
     private static final long LIFETIME_SECONDS = 300;
 
-    @ConfigProperty(name = "exam.auth.service.private-key")
-    String privateKeyPem;
-    @ConfigProperty(name = "quarkus.application.name")
-    String serviceName;
+    private final String privateKeyPem;
+    private final String serviceName;
+    private final Clock clock;
+
     @Inject
-    Clock clock;
+    ServiceTokens(ServiceKeyConfig config, @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            Clock clock) {
+        this.privateKeyPem = config.privateKey();
+        this.serviceName = serviceName;
+        this.clock = clock;
+    }
 
     private volatile PrivateKey key;
     private volatile String token;

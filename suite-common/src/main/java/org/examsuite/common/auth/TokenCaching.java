@@ -15,8 +15,12 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class TokenCaching implements SecurityIdentityAugmentor {
+    private final VerifiedTokens tokens;
+
     @Inject
-    VerifiedTokens tokens;
+    TokenCaching(VerifiedTokens tokens) {
+        this.tokens = tokens;
+    }
 
     @Override
     public int priority() {

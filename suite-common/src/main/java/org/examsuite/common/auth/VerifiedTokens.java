@@ -4,6 +4,7 @@ import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -37,8 +37,12 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class VerifiedTokens {
     static final String TENANT_ATTRIBUTE = TenantRoles.TENANT_ATTRIBUTE;
 
-    @ConfigProperty(name = "exam.auth.token-cache.max-entries", defaultValue = "0")
-    int maxEntries;
+    private final int maxEntries;
+
+    @Inject
+    VerifiedTokens(TokenCacheConfig config) {
+        this.maxEntries = config.maxEntries();
+    }
 
     /** A verified token: the identity it gives and its claims, for callers that need no more. */
     public record Verified(SecurityIdentity identity, long expiresAtMs) {

@@ -6,6 +6,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;
@@ -20,12 +21,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ProblemRoutes {
 
-    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
-    MemorySize maxBodySize;
-    @ConfigProperty(name = "exam.http.max-request-line")
-    int maxRequestLine;
-    @ConfigProperty(name = "exam.http.max-header-bytes")
-    int maxHeaderBytes;
+    private final MemorySize maxBodySize;
+    private final int maxRequestLine;
+    private final int maxHeaderBytes;
+
+    @Inject
+    ProblemRoutes(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize, HttpLimits limits) {
+        this.maxBodySize = maxBodySize;
+        this.maxRequestLine = limits.maxRequestLine();
+        this.maxHeaderBytes = limits.maxHeaderBytes();
+    }
 
     void install(@Observes Router router) {
         long limit = maxBodySize.asLongValue();

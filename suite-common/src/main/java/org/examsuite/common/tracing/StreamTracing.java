@@ -27,8 +27,12 @@ public class StreamTracing {
         }
     };
 
+    private final OpenTelemetry openTelemetry;
+
     @Inject
-    OpenTelemetry openTelemetry;
+    StreamTracing(OpenTelemetry openTelemetry) {
+        this.openTelemetry = openTelemetry;
+    }
 
     /** The current trace context as message fields. */
     public Map<String, String> currentContext() {

@@ -1,4 +1,4 @@
-package org.examsuite.grading.saga;
+package org.examsuite.grading.flow;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.OffsetDateTime;

@@ -1,0 +1,24 @@
+package org.examsuite.grading.archive;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** The archive's settings ({@code exam.archive.*}). */
+@ConfigMapping(prefix = "exam.archive")
+public interface ArchiveConfig {
+    Signing signing();
+
+    /** Results appended in one transaction at most (the archive step's group commit). */
+    @WithDefault("100")
+    int appendBatch();
+
+    /** How long a saga worker waits for its result's append before it counts as a transient failure. */
+    @WithDefault("30s")
+    Duration appendTimeout();
+
+    interface Signing {
+        /** The key that signs the archive's head (PEM, PKCS#8). */
+        String privateKey();
+    }
+}

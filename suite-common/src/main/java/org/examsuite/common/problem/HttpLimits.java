@@ -1,0 +1,12 @@
+package org.examsuite.common.problem;
+
+import io.smallrye.config.ConfigMapping;
+
+/** {@code exam.http.*}: request line and header limits every service answers with 414 and 431 ({@link ProblemRoutes}). */
+@ConfigMapping(prefix = "exam.http")
+public interface HttpLimits {
+    int maxRequestLine();
+
+    /** All headers together. */
+    int maxHeaderBytes();
+}
