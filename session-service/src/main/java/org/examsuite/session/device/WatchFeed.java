@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.session.json.JsonText;
 
 /**
@@ -24,10 +23,10 @@ public class WatchFeed {
     private final String channel;
 
     @Inject
-    WatchFeed(RedisAPI redis, ObjectMapper json, @ConfigProperty(name = "exam.watch.channel") String channel) {
+    WatchFeed(RedisAPI redis, ObjectMapper json, WatchChannelConfig config) {
         this.redis = redis;
         this.json = json;
-        this.channel = channel;
+        this.channel = config.channel();
     }
 
     public String channel() {

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
@@ -56,14 +55,14 @@ public class WatchSocket {
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
 
     WatchSocket(@Tenant("operator") TenantIdentityProvider operatorTokens, WatchHub hub, ExamService exams, ObjectMapper json,
-            Clock clock, Vertx vertx, @ConfigProperty(name = "exam.watch.max-sockets", defaultValue = "500") int maxSockets) {
+            Clock clock, Vertx vertx, WatchConfig config) {
         this.operatorTokens = operatorTokens;
         this.hub = hub;
         this.exams = exams;
         this.json = json;
         this.clock = clock;
         this.vertx = vertx;
-        this.maxSockets = maxSockets;
+        this.maxSockets = config.maxSockets();
     }
 
     @OnOpen
