@@ -58,8 +58,8 @@ class ExamResultsTest {
             String choices) throws SQLException {
         UUID sagaId = UUID.randomUUID();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement saga = c.prepareStatement("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, "
-                        + "session_id, status) VALUES (?, 'grading', ?, ?, ?, ?, 'COMPLETED')");
+                PreparedStatement saga = c.prepareStatement("INSERT INTO saga (saga_id, definition, business_key, run, refs, "
+                        + "status) VALUES (?, 'grading', ?, ?, jsonb_build_object('examId', ?::text, 'sessionId', ?::text), 'COMPLETED')");
                 PreparedStatement result = c.prepareStatement("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, "
                         + "candidate_id, status, score, max_score, marks, choices, archive_seq, updated_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 4, ?::jsonb, ?::jsonb, ?, '2026-12-01T10:00:00Z')")) {

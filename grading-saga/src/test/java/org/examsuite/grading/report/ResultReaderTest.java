@@ -38,8 +38,8 @@ class ResultReaderTest {
     /** A saga row (the result's foreign key) and its result, as the saga's JDBC statements write them. */
     Uni<Void> insert(String examId, String paperId, int run, String status, String score, String marks) {
         UUID sagaId = UUID.randomUUID();
-        return pool.preparedQuery("INSERT INTO saga (saga_id, definition, paper_id, run, exam_id, session_id, status) "
-                        + "VALUES ($1, 'grading', $2, $3, $4, $5, 'COMPLETED')")
+        return pool.preparedQuery("INSERT INTO saga (saga_id, definition, business_key, run, refs, status) "
+                        + "VALUES ($1, 'grading', $2, $3, jsonb_build_object('examId', $4::text, 'sessionId', $5::text), 'COMPLETED')")
                 .execute(Tuple.of(sagaId, paperId, run, examId, "s-" + paperId))
                 .chain(ignored -> pool.preparedQuery("INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, status, "
                                 + "score, max_score, marks, choices) VALUES ($1, $2, $3, $4, $5, $6, $7, 4, $8::text::jsonb, $9::text::jsonb)")
