@@ -194,7 +194,7 @@ class PushedImagesTest {
                 if (e.asText().equals("-jar")) {
                     break;
                 }
-                if (e.asText().startsWith("-X")) {
+                if (isSuiteFlag(e.asText())) {
                     flags.add(e.asText());
                 }
             }
@@ -202,7 +202,7 @@ class PushedImagesTest {
             for (JsonNode env : image.config().path("config").path("Env")) {
                 if (env.asText().startsWith("JAVA_OPTS_APPEND=")) {
                     for (String flag : env.asText().substring(17).trim().split("\\s+")) {
-                        if (flag.startsWith("-X")) {
+                        if (isSuiteFlag(flag)) {
                             flags.add(flag);
                         }
                     }
@@ -216,6 +216,11 @@ class PushedImagesTest {
                     service + ": image flags vs the chart's javaToolOptions");
         }
         assertEquals(4, services, "four JVM services in the render");
+    }
+
+    /** The JVM options and system properties ./exam sets; the log manager property is Quarkus's own. */
+    static boolean isSuiteFlag(String arg) {
+        return arg.startsWith("-X") || arg.startsWith("-D") && !arg.startsWith("-Djava.util.logging.manager=");
     }
 
     /** What a list of -X flags amounts to for the JVM: the last value of each option wins. */
