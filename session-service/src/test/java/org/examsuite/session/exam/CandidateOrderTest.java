@@ -17,6 +17,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import org.examsuite.common.order.CandidateOrder;
+import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.common.redis.SharedRedisDataSource;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.TestClock;
 import org.examsuite.testing.TestTokens;
@@ -32,6 +35,8 @@ import org.junit.jupiter.api.Test;
 class CandidateOrderTest {
     @Inject
     TestClock clock;
+    @Inject
+    SharedRedisDataSource redis;
 
     @BeforeEach
     void resetClock() {
@@ -145,6 +150,18 @@ class CandidateOrderTest {
                 + " {\"id\": \"hard\", \"draw\": 1, \"questionIds\": [\"q7\", \"q8\", \"q9\"]}]"));
         var first = startFresh(examId);
         Seen seen = seen(first);
+        // the draw answer-service and grading-saga compute from the same session id and published pools
+        List<String> examIds = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            examIds.add("q" + i);
+        }
+        examIds.add("tf");
+        List<CandidateOrder.Pool> pools = List.of(new CandidateOrder.Pool("easy", 2, List.of("q0", "q1", "q2", "q3")),
+                new CandidateOrder.Pool("hard", 1, List.of("q7", "q8", "q9")));
+        assertEquals(CandidateOrder.drawn(CandidateOrder.seedOf(first.path("sessionId")), examIds, pools), new HashSet<>(seen.ids()));
+        JsonPath published = JsonPath.from(redis.value(String.class).get(RedisKeys.examQuestions(examId)));
+        assertEquals(List.of("easy", "hard"), published.getList("pools.id", String.class), "answer-service reads the pools here");
+        assertEquals(List.of("q7", "q8", "q9"), published.getList("pools[1].questionIds", String.class));
         assertEquals(1 + 3 + 2 + 1, seen.ids().size(), "q4..q6 and tf always, 2 of easy, 1 of hard");
         assertTrue(seen.ids().containsAll(List.of("q4", "q5", "q6", "tf")));
         assertEquals(2, seen.ids().stream().filter(List.of("q0", "q1", "q2", "q3")::contains).count());
