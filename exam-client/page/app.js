@@ -5,7 +5,7 @@
  * exam has one. The SDK does the hard part: answers and review flags are on this device before
  * any request, sync when they can, and submit exactly once.
  */
-import { ExamClient } from '/sdk/index.js';
+import { ExamClient, optionsInOrder } from '/sdk/index.js';
 import { Navigator, summarize, isAnswerValue } from '/navigator.js';
 
 const $ = (id) => document.getElementById(id);
@@ -166,7 +166,8 @@ function choiceList(name, items, type, format) {
 
 function controlFor(q, n, promptId) {
   const name = `answer-${n}`;
-  const options = Array.isArray(q.options) ? q.options.map(String) : [];
+  // shown in the candidate's optionOrder (docs/api.md §3.1); each answers with its own text as ever
+  const options = optionsInOrder(q).map(({ option }) => String(option));
   switch (q.type) {
     case 'SINGLE':
     case 'TRUE_FALSE': {

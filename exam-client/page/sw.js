@@ -6,14 +6,14 @@
  * Nor /console/: the proctor console is not part of the exam page and must never be served
  * from the candidate's offline copy.
  */
-const CACHE = 'exam-page-v4';
+const CACHE = 'exam-page-v5';
 const SHELL = [
   '/', '/index.html', '/app.js', '/style.css', '/content.js', '/navigator.js',
   // the rendering libraries (page/vendor, scripts/vendor.mjs); KaTeX's fonts are kept when first drawn
   '/vendor/markdown-it/markdown-it.esm.min.mjs', '/vendor/katex/katex.mjs', '/vendor/katex/katex.min.css',
   '/vendor/dompurify/purify.es.mjs', '/vendor/highlight/highlight.min.js', '/vendor/highlight/github.min.css',
   '/sdk/index.js', '/sdk/client.js', '/sdk/autosave.js', '/sdk/reconcile.js', '/sdk/submit.js', '/sdk/commands.js',
-  '/sdk/events.js', '/sdk/records.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/proctor.js',
+  '/sdk/events.js', '/sdk/records.js', '/sdk/errors.js', '/sdk/http.js', '/sdk/live.js', '/sdk/merge.js', '/sdk/order.js', '/sdk/proctor.js',
   '/sdk/retry.js', '/sdk/review.js', '/sdk/store.js', '/sdk/time.js', '/sdk/timers.js', '/sdk/validate.js', '/sdk/writer-lock.js',
 ];
 

@@ -16,6 +16,12 @@ export interface Question {
    * exam creation (docs/api.md §4.5); render it with raw HTML off and sanitise the result.
    */
   format?: 'text' | 'markdown';
+  /**
+   * With the exam's option shuffle: the indexes of `options` in the order this candidate sees
+   * them (`options` stay in the exam's order; answers name options by text). Show them with
+   * {@link optionsInOrder}. The paper's questions already come in the candidate's order.
+   */
+  optionOrder?: number[];
 }
 
 /** SINGLE: option; MULTIPLE: options; TRUE_FALSE: boolean; FILL/ESSAY: string; NUMERIC: number; null clears. */
@@ -360,4 +366,10 @@ export declare class WriterLock {
 export declare const PROCTOR_EVENTS: Readonly<{ TAB_HIDDEN: 'TAB_HIDDEN'; FOCUS_LOST: 'FOCUS_LOST'; FULLSCREEN_EXIT: 'FULLSCREEN_EXIT'; PASTE: 'PASTE' }>;
 export declare function watchProctoring(target: { document?: Document | null; window?: Window | null }, record: (type: string) => void): () => void;
 export declare const QUESTION_TYPES: readonly QuestionType[];
+/**
+ * A question's options in display order (`optionOrder`, else the exam's order), each with its
+ * index in `options` (docs/api.md §3.1, "Order and pools per candidate").
+ */
+export declare function optionsInOrder(question: Pick<Question, 'options' | 'optionOrder'>): { index: number; option: string }[];
+
 export declare function invalidReason(question: Pick<Question, 'type' | 'options'>, value: AnswerValue, maxValueBytes?: number): string | null;

@@ -9,3 +9,4 @@ export { WriterLock } from './writer-lock.js';
 export { PROCTOR_EVENTS, watchProctoring } from './proctor.js';
 export { invalidReason, QUESTION_TYPES } from './validate.js';
 export { REVIEW_FLAGS_ID } from './review.js';
+export { optionsInOrder } from './order.js';

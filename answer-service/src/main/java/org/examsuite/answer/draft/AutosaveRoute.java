@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.examsuite.answer.draft.DraftStore.Change;
 import org.examsuite.answer.exam.ExamQuestions;
+import org.examsuite.answer.exam.PublishedExam;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.VerifiedTokens;
@@ -170,7 +171,8 @@ public class AutosaveRoute {
     private void autosave(RoutingContext ctx, String sessionId, Candidate candidate, Buffer body) {
         List<Change> changes;
         AutosaveRequest parsed;
-        Map<String, Question> questions = examQuestions.cached(candidate.examId());
+        PublishedExam exam = examQuestions.cached(candidate.examId());
+        Map<String, Question> questions = exam == null ? null : exam.questionsFor(sessionId);
         try {
             parsed = AutosaveRequest.parse(mapper, body.getBytes(), maxValueBytes);
             if (questions == null) { // first request of an exam in this process: read and cache them

@@ -73,8 +73,8 @@ public class DraftService {
 
     /** {@link #autosave(String, String, long, JsonNode)} of a request already parsed and checked for shape. */
     Uni<DraftView.Saved> autosave(String sessionId, String examId, long deviceEpoch, AutosaveRequest request) {
-        return examQuestions.of(examId).chain(questions -> {
-            List<Change> changes = validated(request, questions);
+        return examQuestions.of(examId).chain(exam -> {
+            List<Change> changes = validated(request, exam.questionsFor(sessionId));
             return attempt(sessionId, deviceEpoch, request.version(), changes, false, false);
         });
     }

@@ -13,10 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.answers.ReviewFlags;
+import org.examsuite.common.order.CandidateOrder;
 import org.examsuite.common.redis.RedisKeys;
 
 /**
- * An exam's frozen question ids and types, read from session-service's published
+ * An exam's frozen question ids and types (and pools), read from session-service's published
  * {@code ses:{exam:<examId>}:questions} and cached in this process: questions never change
  * once an exam opens, so the hot path reads them from memory.
  */
@@ -33,15 +34,15 @@ public class ExamQuestions {
         this.maxExams = config.maxExams();
     }
 
-    private final Map<String, Map<String, Question>> cache = new ConcurrentHashMap<>();
+    private final Map<String, PublishedExam> cache = new ConcurrentHashMap<>();
     /** One read per exam at a time: at an exam's start every candidate misses the cache at once. */
-    private final Map<String, Uni<Map<String, Question>>> loading = new ConcurrentHashMap<>();
+    private final Map<String, Uni<PublishedExam>> loading = new ConcurrentHashMap<>();
 
-    public Uni<Map<String, Question>> of(String examId) {
+    public Uni<PublishedExam> of(String examId) {
         if (!RedisKeys.isSafeId(examId)) {
             return Uni.createFrom().failure(ApiException.notFound("EXAM_NOT_FOUND", "No such exam."));
         }
-        Map<String, Question> cached = cache.get(examId);
+        PublishedExam cached = cache.get(examId);
         if (cached != null) {
             return Uni.createFrom().item(cached);
         }
@@ -51,11 +52,11 @@ public class ExamQuestions {
     }
 
     /** The exam's questions if this process holds them already, else null (no I/O). */
-    public Map<String, Question> cached(String examId) {
+    public PublishedExam cached(String examId) {
         return examId == null ? null : cache.get(examId);
     }
 
-    private Uni<Map<String, Question>> load(String examId) {
+    private Uni<PublishedExam> load(String examId) {
         return published.questionsOf(examId)
                 .chain(json -> json != null ? Uni.createFrom().item(json)
                         : published.republishExam(examId).chain(() -> published.questionsOf(examId)))
@@ -63,7 +64,7 @@ public class ExamQuestions {
                     if (json == null) {
                         throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The exam's questions are not published.", 1);
                     }
-                    Map<String, Question> questions = parse(json);
+                    PublishedExam questions = parse(json);
                     if (cache.size() >= maxExams) {
                         cache.clear(); // exams end; a rare re-read is cheaper than an unbounded map
                     }
@@ -72,7 +73,7 @@ public class ExamQuestions {
                 });
     }
 
-    private Map<String, Question> parse(String json) {
+    private PublishedExam parse(String json) {
         try {
             JsonNode root = mapper.readTree(json);
             Map<String, Question> questions = new HashMap<>();
@@ -82,7 +83,13 @@ public class ExamQuestions {
                 questions.put(q.path("id").asText(), Question.of(q.path("id").asText(), q.path("type").asText(), options));
             }
             questions.put(ReviewFlags.ENTRY_ID, Question.reviewFlags(questions.keySet()));
-            return Map.copyOf(questions);
+            List<CandidateOrder.Pool> pools = new ArrayList<>();
+            for (JsonNode pool : root.path("pools")) {
+                List<String> ids = new ArrayList<>();
+                pool.path("questionIds").forEach(id -> ids.add(id.asText()));
+                pools.add(new CandidateOrder.Pool(pool.path("id").asText(), pool.path("draw").asInt(), List.copyOf(ids)));
+            }
+            return new PublishedExam(Map.copyOf(questions), List.copyOf(pools));
         } catch (Exception e) {
             throw new IllegalStateException("unreadable published questions", e);
         }

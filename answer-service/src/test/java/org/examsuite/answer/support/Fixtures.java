@@ -51,9 +51,21 @@ public class Fixtures {
         return session;
     }
 
+    /** A session of a fresh exam with these published questions ({@link #QUESTIONS}' shape, %s the exam id). */
+    public TestSession session(String questions) {
+        TestSession session = new TestSession("s-" + UUID.randomUUID(), "e-" + UUID.randomUUID(), "c-1");
+        publishQuestions(session.examId(), questions);
+        publishState(session, 1, clock.millis() + 3_600_000, 30_000, "IN_PROGRESS");
+        return session;
+    }
+
     public void publishQuestions(String examId) {
+        publishQuestions(examId, QUESTIONS);
+    }
+
+    private void publishQuestions(String examId, String questions) {
         String key = RedisKeys.examQuestions(examId);
-        redis.value(String.class).set(key, QUESTIONS.formatted(examId));
+        redis.value(String.class).set(key, questions.formatted(examId));
         created.add(key);
     }
 

@@ -6,12 +6,39 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.examsuite.common.order.CandidateOrder;
 
 /**
  * An exam with its keys ({@code GET /internal/v1/exams/{examId}} of session-service), read
  * field by field from the JSON tree: no reflection, and a malformed exam is a clear error.
+ * {@code pools} empty: every candidate is given every question.
  */
-public record ExamKey(String examId, long keyRevision, Map<String, Question> questions) {
+public record ExamKey(String examId, long keyRevision, Map<String, Question> questions, List<CandidateOrder.Pool> pools) {
+
+    public ExamKey(String examId, long keyRevision, Map<String, Question> questions) {
+        this(examId, keyRevision, questions, List.of());
+    }
+
+    /**
+     * The exam as the session was given it: with pools, only its draw (docs/api.md §3.1, "Order and
+     * pools per candidate"), computed as session-service computed the candidate's paper. Its
+     * grading then scores, and its maximum counts, only those questions. Shuffles change no id and
+     * so nothing here.
+     */
+    public ExamKey forSession(String sessionId) {
+        if (pools.isEmpty()) {
+            return this;
+        }
+        Set<String> drawn = CandidateOrder.drawn(CandidateOrder.seedOf(sessionId), List.copyOf(questions.keySet()), pools);
+        Map<String, Question> given = new LinkedHashMap<>();
+        questions.forEach((id, question) -> {
+            if (drawn.contains(id)) {
+                given.put(id, question);
+            }
+        });
+        return new ExamKey(examId, keyRevision, given, pools);
+    }
 
     public static ExamKey parse(JsonNode exam) {
         if (exam == null || !exam.isObject() || !exam.path("questions").isArray()) {
@@ -36,6 +63,16 @@ public record ExamKey(String examId, long keyRevision, Map<String, Question> que
             node.path("options").forEach(option -> options.add(option.asText()));
             questions.put(id, new Question(id, type, points, node.get("key"), tolerance, scoring, List.copyOf(options)));
         }
-        return new ExamKey(exam.path("examId").asText(null), exam.path("keyRevision").asLong(0), questions);
+        List<CandidateOrder.Pool> pools = new ArrayList<>();
+        for (JsonNode pool : exam.path("pools")) {
+            List<String> ids = new ArrayList<>();
+            pool.path("questionIds").forEach(id -> ids.add(id.asText()));
+            int draw = pool.path("draw").asInt(0);
+            if (draw < 1 || draw > ids.size()) {
+                throw new IllegalArgumentException("pool " + pool.path("id").asText() + " draws " + draw + " of " + ids.size());
+            }
+            pools.add(new CandidateOrder.Pool(pool.path("id").asText(), draw, List.copyOf(ids)));
+        }
+        return new ExamKey(exam.path("examId").asText(null), exam.path("keyRevision").asLong(0), questions, List.copyOf(pools));
     }
 }

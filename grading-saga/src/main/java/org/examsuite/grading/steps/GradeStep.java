@@ -53,12 +53,17 @@ public class GradeStep {
         PaperRun run = PaperRun.of(context);
         String raw = StepCalls.remote(() -> papers.paper(run.paperId()));
         JsonNode paper = parse(raw);
-        ExamKey exam;
+        ExamKey whole;
         try {
-            exam = StepCalls.remote(() -> exams.get(run.examId(), data.path("minKeyRevision").asLong(0)));
+            whole = StepCalls.remote(() -> exams.get(run.examId(), data.path("minKeyRevision").asLong(0)));
         } catch (IllegalArgumentException malformed) {
             throw StepFailure.permanent("exam " + run.examId() + ": " + malformed.getMessage());
         }
+        if (!whole.pools().isEmpty() && run.sessionId() == null) {
+            throw StepFailure.permanent("exam " + run.examId() + " has pools but the saga names no session to draw for");
+        }
+        // with pools, only the session's draw is scored and counts toward maxScore
+        ExamKey exam = whole.forSession(run.sessionId());
         Grading grading = grader.grade(exam, paper.path("answers"), essayMarks(data));
 
         ObjectNode grade = data.putObject("grade");

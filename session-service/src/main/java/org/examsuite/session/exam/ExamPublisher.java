@@ -33,13 +33,17 @@ public class ExamPublisher {
     }
 
     /**
-     * The exam's frozen question ids, types and options. There is no way to change
+     * The exam's frozen question ids, types and options, and its pools if any. There is no way to change
      * questions once created (key corrections change keys only), so the value never changes.
      */
     public Uni<Void> publishExam(Exam exam) {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("examId", exam.examId());
         value.put("questions", exam.questions().stream().map(Question::published).toList());
+        if (!exam.pools().isEmpty()) {
+            // answer-service takes answers to a session's drawn questions only (CandidateOrder.drawn)
+            value.put("pools", exam.pools());
+        }
         String text = JsonText.write(json, value);
         long expireAt = exam.closesAt().plus(retention).toEpochMilli();
         return redis.set(List.of(RedisKeys.examQuestions(exam.examId()), text, "PXAT", Long.toString(expireAt))).replaceWithVoid();

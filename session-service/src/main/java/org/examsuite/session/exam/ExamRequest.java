@@ -18,7 +18,11 @@ public record ExamRequest(
         @Min(0) @Max(600) Integer graceSeconds,
         @NotNull @Size(min = 1, max = 500) List<@NotNull @Valid Question> questions,
         /** Null: the service's default rules; empty: none. */
-        @Size(max = ProctoringRule.MAX_RULES) List<@NotNull @Valid ProctoringRule> proctoringRules) {
+        @Size(max = ProctoringRule.MAX_RULES) List<@NotNull @Valid ProctoringRule> proctoringRules,
+        /** Null: no shuffle (docs/api.md, "Order and pools per candidate"). */
+        Shuffle shuffle,
+        /** Null or empty: every candidate gets every question. */
+        @Size(max = QuestionPool.MAX_POOLS) List<@NotNull @Valid QuestionPool> pools) {
 
     public static final int DEFAULT_GRACE_SECONDS = 30;
 }

@@ -59,7 +59,7 @@ public class ExamService {
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
         List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
         Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),
-                request.durationSeconds(), grace, questions, 0, actor, now, rules);
+                request.durationSeconds(), grace, questions, 0, actor, now, rules, request.shuffle(), request.pools());
         String requestHash = idempotencyKey == null ? null : sha256(request);
         return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
@@ -124,9 +124,7 @@ public class ExamService {
             detail.put("newKey", after.key());
             return store.updateKeys(tx, examId, questions, revision)
                     .call(() -> audit.record(tx, actor, "exam.key-corrected", examId, null, detail))
-                    .replaceWith(new Exam(exam.examId(), exam.title(), exam.opensAt(), exam.closesAt(),
-                            exam.durationSeconds(), exam.graceSeconds(), questions, revision, exam.createdBy(),
-                            exam.createdAt(), exam.proctoringRules()));
+                    .replaceWith(exam.withQuestions(questions, revision));
         })).map(exam -> ExamView.of(exam, clock.instant(), defaultRules.defaults()));
     }
 

@@ -24,8 +24,11 @@ public class ExamStore {
     };
     private static final TypeReference<List<ProctoringRule>> RULES = new TypeReference<>() {
     };
+    private static final TypeReference<List<QuestionPool>> POOLS = new TypeReference<>() {
+    };
     private static final String COLUMNS = "exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
-            + "questions::text AS questions_json, key_revision, created_by, created_at, proctoring_rules::text AS rules_json";
+            + "questions::text AS questions_json, key_revision, created_by, created_at, proctoring_rules::text AS rules_json, "
+            + "shuffle::text AS shuffle_json, pools::text AS pools_json";
 
     private final ObjectMapper json;
 
@@ -41,12 +44,15 @@ public class ExamStore {
     /** Inserts the exam; null when the creator's Idempotency-Key was already used. */
     Uni<String> insert(SqlClient tx, Exam exam, String idempotencyKey, String requestHash) {
         return tx.preparedQuery("INSERT INTO exam (exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
-                + "questions, key_revision, created_by, created_at, idempotency_key, request_hash, proctoring_rules) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11, $12::text::jsonb) "
+                + "questions, key_revision, created_by, created_at, idempotency_key, request_hash, proctoring_rules, shuffle, pools) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11, $12::text::jsonb, $13::text::jsonb, "
+                + "$14::text::jsonb) "
                 + "ON CONFLICT (created_by, idempotency_key) DO NOTHING RETURNING exam_id")
                 .execute(Tuple.from(new Object[] {exam.examId(), exam.title(), at(exam.opensAt()), at(exam.closesAt()),
                         exam.durationSeconds(), exam.graceSeconds(), write(exam.questions()), exam.createdBy(),
-                        at(exam.createdAt()), idempotencyKey, requestHash, JsonText.write(json, exam.proctoringRules())}))
+                        at(exam.createdAt()), idempotencyKey, requestHash, JsonText.write(json, exam.proctoringRules()),
+                        exam.shuffle().shuffleQuestions() || exam.shuffle().shuffleOptions() ? JsonText.write(json, exam.shuffle()) : null,
+                        exam.pools().isEmpty() ? null : JsonText.write(json, exam.pools())}))
                 .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getString("exam_id") : null);
     }
 
@@ -141,7 +147,9 @@ public class ExamStore {
                     row.getOffsetDateTime("closes_at").toInstant(), row.getInteger("duration_seconds"),
                     row.getInteger("grace_seconds"), json.readValue(row.getString("questions_json"), QUESTIONS),
                     row.getInteger("key_revision"), row.getString("created_by"),
-                    row.getOffsetDateTime("created_at").toInstant(), rules(row));
+                    row.getOffsetDateTime("created_at").toInstant(), rules(row),
+                    row.getString("shuffle_json") == null ? null : json.readValue(row.getString("shuffle_json"), Shuffle.class),
+                    row.getString("pools_json") == null ? null : json.readValue(row.getString("pools_json"), POOLS));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored questions of exam " + row.getString("exam_id") + " are unreadable", e);
         }

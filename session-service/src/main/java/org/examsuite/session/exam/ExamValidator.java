@@ -60,6 +60,9 @@ final class ExamValidator {
         if (exam.proctoringRules() != null) {
             v.checkRules(exam.proctoringRules());
         }
+        if (exam.pools() != null) {
+            v.checkPools(exam.pools(), ids);
+        }
         v.throwIfAny();
         return normalised;
     }
@@ -97,6 +100,39 @@ final class ExamValidator {
                 if (rule.offlineSeconds() != null && rule.lastSeconds() != null && rule.offlineSeconds() > rule.lastSeconds()) {
                     add(at + ".offlineSeconds", "must fit in lastSeconds");
                 }
+            }
+        }
+    }
+
+    /** Pools name questions of the exam, each question in one pool at most, and draw no more than they hold. */
+    private void checkPools(List<QuestionPool> pools, Set<String> questionIds) {
+        Set<String> names = new HashSet<>();
+        Map<String, String> poolOf = new LinkedHashMap<>();
+        for (int i = 0; i < pools.size(); i++) {
+            QuestionPool pool = pools.get(i);
+            String at = "pools[" + i + "]";
+            if (pool.id() != null && !names.add(pool.id())) {
+                add(at + ".id", "duplicate pool id '" + pool.id() + "'");
+            }
+            if (pool.questionIds() == null) {
+                continue;
+            }
+            for (int j = 0; j < pool.questionIds().size(); j++) {
+                String questionId = pool.questionIds().get(j);
+                String field = at + ".questionIds[" + j + "]";
+                if (questionId == null) {
+                    continue;
+                }
+                if (!questionIds.contains(questionId)) {
+                    add(field, "the exam has no question '" + questionId + "'");
+                }
+                String before = poolOf.putIfAbsent(questionId, String.valueOf(pool.id()));
+                if (before != null) {
+                    add(field, "question '" + questionId + "' is already in pool '" + before + "' (a question is in one pool at most)");
+                }
+            }
+            if (pool.draw() != null && pool.draw() > pool.questionIds().size()) {
+                add(at + ".draw", "must be at most the pool's " + pool.questionIds().size() + " questions");
             }
         }
     }

@@ -6,12 +6,13 @@ import java.util.List;
 /** An exam as operators (and, internally, grading-saga) see it: keys included. */
 public record ExamView(String examId, String title, Instant opensAt, Instant closesAt, int durationSeconds,
         int graceSeconds, String state, int keyRevision, List<Question> questions, String createdBy, Instant createdAt,
-        List<ProctoringRule> proctoringRules) {
+        List<ProctoringRule> proctoringRules, Shuffle shuffle, List<QuestionPool> pools) {
 
     /** {@code defaults}: the rules of an exam created before exams had their own. */
     static ExamView of(Exam exam, Instant now, List<ProctoringRule> defaults) {
         return new ExamView(exam.examId(), exam.title(), exam.opensAt(), exam.closesAt(), exam.durationSeconds(),
                 exam.graceSeconds(), exam.state(now), exam.keyRevision(), exam.questions(), exam.createdBy(),
-                exam.createdAt(), exam.proctoringRules() == null ? defaults : exam.proctoringRules());
+                exam.createdAt(), exam.proctoringRules() == null ? defaults : exam.proctoringRules(),
+                exam.shuffle(), exam.pools());
     }
 }

@@ -49,7 +49,7 @@ public record Question(
 
     /** What a candidate sees: no key, no tolerance, no scoring rule. */
     public CandidateQuestion forCandidate() {
-        return new CandidateQuestion(id, type, prompt, options, points, format);
+        return new CandidateQuestion(id, type, prompt, options, points, format, null);
     }
 
     /** What answer-service needs to check answers: ids, types, options. */
@@ -57,10 +57,19 @@ public record Question(
         return new PublishedQuestion(id, type, options);
     }
 
+    /**
+     * {@code optionOrder}: with the exam's option shuffle, the original indexes of {@code options}
+     * in the order this candidate sees them (options themselves stay in the exam's order, and
+     * answers name options as ever); null without it.
+     */
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record CandidateQuestion(String id, QuestionType type, String prompt, List<String> options, BigDecimal points,
-            QuestionFormat format) {
+            QuestionFormat format, List<Integer> optionOrder) {
+
+        CandidateQuestion withOptionOrder(List<Integer> order) {
+            return new CandidateQuestion(id, type, prompt, options, points, format, order);
+        }
     }
 
     @RegisterForReflection

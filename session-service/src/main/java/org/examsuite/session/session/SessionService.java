@@ -128,7 +128,7 @@ public class SessionService {
         CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), row.deviceEpoch());
         return new StartResponse(row.sessionId(), row.examId(), row.candidateId(), token.token(), token.expiresAt(),
                 row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.status(),
-                row.paperId(), new StartResponse.Paper(exam.title(), exam.questions()));
+                row.paperId(), new StartResponse.Paper(exam.title(), exam.questionsFor(row.sessionId())));
     }
 
     private static ApiException denied() {

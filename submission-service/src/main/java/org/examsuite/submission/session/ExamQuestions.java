@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.examsuite.common.order.CandidateOrder;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
 import org.jboss.logging.Logger;
@@ -33,6 +36,10 @@ public class ExamQuestions {
     record Spec(String type, Set<String> options) {
     }
 
+    /** The exam's questions by id and its pools (empty: every session is given every question). */
+    record Published(Map<String, Spec> questions, List<CandidateOrder.Pool> pools) {
+    }
+
     private final SharedRedisDataSource redis;
     private final ObjectMapper json;
     private final SessionClient sessions;
@@ -46,18 +53,24 @@ public class ExamQuestions {
 
     private static final long ASK_AGAIN_AFTER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
-    private final Map<String, Map<String, Spec>> cache = new ConcurrentHashMap<>();
+    private final Map<String, Published> cache = new ConcurrentHashMap<>();
     private final Map<String, Long> unpublished = new ConcurrentHashMap<>();
 
-    /** Each value (by question id) must answer a question of the exam, in that question's type. */
-    public void check(String examId, Map<String, JsonNode> values) {
-        Map<String, Spec> questions = questions(examId);
-        if (questions == null) {
+    /**
+     * Each value (by question id) must answer a question the session was given (with pools, its
+     * draw: docs/api.md §3.1, "Order and pools per candidate"), in that question's type.
+     */
+    public void check(String examId, String sessionId, Map<String, JsonNode> values) {
+        Published published = questions(examId);
+        if (published == null) {
             return;
         }
+        Map<String, Spec> questions = published.questions();
+        Set<String> drawn = published.pools().isEmpty() ? null
+                : CandidateOrder.drawn(CandidateOrder.seedOf(sessionId), List.copyOf(questions.keySet()), published.pools());
         values.forEach((questionId, value) -> {
             Spec spec = questions.get(questionId);
-            if (spec == null) {
+            if (spec == null || (drawn != null && !drawn.contains(questionId))) {
                 throw new ApiException(400, "UNKNOWN_QUESTION", "The exam has no question " + questionId + ".")
                         .with("questionId", questionId);
             }
@@ -92,8 +105,8 @@ public class ExamQuestions {
         };
     }
 
-    private Map<String, Spec> questions(String examId) {
-        Map<String, Spec> cached = cache.get(examId);
+    private Published questions(String examId) {
+        Published cached = cache.get(examId);
         if (cached != null) {
             return cached;
         }
@@ -101,7 +114,7 @@ public class ExamQuestions {
         if (askAgainAt != null && System.nanoTime() < askAgainAt) {
             return null;
         }
-        Map<String, Spec> read = read(examId);
+        Published read = read(examId);
         if (read == null) {
             try (Response response = sessions.publishExam(examId)) {
                 read = read(examId);
@@ -125,19 +138,26 @@ public class ExamQuestions {
         return read;
     }
 
-    private Map<String, Spec> read(String examId) {
+    private Published read(String examId) {
         String text = redis.value(String.class).get(RedisKeys.examQuestions(examId));
         if (text == null) {
             return null;
         }
         try {
             Map<String, Spec> questions = new HashMap<>();
-            for (JsonNode question : json.readTree(text).path("questions")) {
+            JsonNode root = json.readTree(text);
+            for (JsonNode question : root.path("questions")) {
                 Set<String> options = new HashSet<>();
                 question.path("options").forEach(option -> options.add(option.asText()));
                 questions.put(question.path("id").asText(), new Spec(question.path("type").asText(), options));
             }
-            return questions;
+            List<CandidateOrder.Pool> pools = new ArrayList<>();
+            for (JsonNode pool : root.path("pools")) {
+                List<String> ids = new ArrayList<>();
+                pool.path("questionIds").forEach(id -> ids.add(id.asText()));
+                pools.add(new CandidateOrder.Pool(pool.path("id").asText(), pool.path("draw").asInt(), List.copyOf(ids)));
+            }
+            return new Published(questions, List.copyOf(pools));
         } catch (Exception e) {
             LOG.errorf("published questions of exam %s are not readable", examId);
             return null;

@@ -120,7 +120,7 @@ public class SubmissionService {
                 || (session.candidateId() != null && !session.candidateId().equals(candidateId))) {
             throw ApiException.forbidden("This token does not give access to that session.");
         }
-        questions.check(session.examId(), sheet.values());
+        questions.check(session.examId(), sheet.sessionId(), sheet.values());
         long epoch = caller.deviceEpoch();
         Instant receivedAt = clock.instant();
         if (!admission.tryEnter()) {

@@ -240,6 +240,30 @@ class SubmissionContractTest extends SubmissionTestBase {
     }
 
     @Test
+    void withPoolsASheetMayAnswerOnlyTheSessionsDraw() {
+        Session s = session();
+        String questionsKey = RedisKeys.examQuestions(s.examId());
+        redis.value(String.class).set(questionsKey, "{\"examId\":\"" + s.examId() + "\",\"questions\":["
+                + "{\"id\":\"p1\",\"type\":\"TRUE_FALSE\"},{\"id\":\"p2\",\"type\":\"TRUE_FALSE\"},"
+                + "{\"id\":\"p3\",\"type\":\"TRUE_FALSE\"},{\"id\":\"q3\",\"type\":\"TRUE_FALSE\"}],"
+                + "\"pools\":[{\"id\":\"p\",\"draw\":1,\"questionIds\":[\"p1\",\"p2\",\"p3\"]}]}");
+        try {
+            java.util.List<String> pool = java.util.List.of("p1", "p2", "p3");
+            java.util.Set<String> drawn = org.examsuite.common.order.CandidateOrder.drawn(
+                    org.examsuite.common.order.CandidateOrder.seedOf(s.id()), java.util.List.of("p1", "p2", "p3", "q3"),
+                    java.util.List.of(new org.examsuite.common.order.CandidateOrder.Pool("p", 1, pool)));
+            String given = pool.stream().filter(drawn::contains).findFirst().orElseThrow();
+            String notGiven = pool.stream().filter(id -> !drawn.contains(id)).findFirst().orElseThrow();
+            submit(s, "k-1", sheet(s.id(), notGiven, "true", 1)).statusCode(400).body("code", equalTo("UNKNOWN_QUESTION"))
+                    .body("questionId", equalTo(notGiven));
+            assertEquals(0, paperCount(s));
+            submit(s, "k-1", sheet(s.id(), given, "true", 1, "q3", "false", 1)).statusCode(201).body("answerCount", equalTo(2));
+        } finally {
+            redis.key().del(questionsKey);
+        }
+    }
+
+    @Test
     void aCandidateReachesOnlyItsOwnSession() {
         Session mine = session();
         Session theirs = session();
