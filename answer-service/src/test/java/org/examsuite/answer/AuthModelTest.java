@@ -5,6 +5,8 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
 import org.examsuite.testing.TestKeys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,18 @@ class AuthModelTest {
                     .contentType("application/problem+json").body("code", equalTo("UNAUTHORIZED"));
         }
         given().get("/api/v1/auth-probe/" + SESSION).then().statusCode(401).contentType("application/problem+json");
+    }
+
+    @Test
+    void forgedCandidateTokensAre401ProblemJson() {
+        List<String> forged = new ArrayList<>(TestTokens.otherAlgorithmCandidates(SESSION, "e-1", "c-1", 1));
+        forged.add(TestTokens.unsignedCandidate(SESSION, "e-1", "c-1", 1));
+        forged.add(TestTokens.strangerCandidate(SESSION, "e-1", "c-1", 1));
+        forged.add(TestTokens.hmacCandidateWithPublicKey(SESSION, "e-1", "c-1", 1));
+        for (String token : forged) {
+            given().auth().oauth2(token).get("/api/v1/auth-probe/" + SESSION).then().statusCode(401)
+                    .contentType("application/problem+json").body("code", equalTo("UNAUTHORIZED"));
+        }
     }
 
     @Test

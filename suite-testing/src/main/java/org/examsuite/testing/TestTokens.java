@@ -2,14 +2,20 @@ package org.examsuite.testing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.crypto.spec.SecretKeySpec;
 import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.Pem;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.TokenKinds;
 
@@ -72,6 +78,67 @@ public final class TestTokens {
     public static String strangerOperator() {
         return sign(TestKeys.STRANGER.getPrivate(), TokenKinds.DEV_OPERATOR_ISSUER, TokenKinds.OPERATOR_AUDIENCE, "mallory",
                 Map.of("groups", List.of(Roles.OPERATOR)), HOUR);
+    }
+
+    /** A candidate token of the right shape signed by a key nobody trusts. */
+    public static String strangerCandidate(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        return sign(TestKeys.STRANGER.getPrivate(), TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
+                candidateClaims(sessionId, examId, candidateId, deviceEpoch), HOUR);
+    }
+
+    /** {@code alg: none}: an unsigned candidate token of the right shape. */
+    public static String unsignedCandidate(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        return base64Json(Map.of("alg", "none", "typ", "JWT")) + "."
+                + base64Json(claimsOf(sessionId, examId, candidateId, deviceEpoch)) + ".";
+    }
+
+    /**
+     * Candidate tokens of the right shape, {@code kid: candidate}, signed with ES256 and with EdDSA by fresh keys of
+     * those types: a verifier that took the algorithm from the token would have to refuse them for their key alone.
+     */
+    public static List<String> otherAlgorithmCandidates(String sessionId, String examId, String candidateId,
+            long deviceEpoch) {
+        try {
+            KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
+            ec.initialize(new ECGenParameterSpec("secp256r1"));
+            KeyPairGenerator ed = KeyPairGenerator.getInstance("Ed25519");
+            return List.of(
+                    candidateSignedWith(ec.generateKeyPair().getPrivate(), SignatureAlgorithm.ES256, sessionId, examId,
+                            candidateId, deviceEpoch),
+                    candidateSignedWith(ed.generateKeyPair().getPrivate(), SignatureAlgorithm.EDDSA, sessionId, examId,
+                            candidateId, deviceEpoch));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * HS256 keyed with the candidate public key's configured text, the RS256/HS256 confusion: a verifier that
+     * used the configured key as an HMAC secret for an HS256 token would accept it.
+     */
+    public static String hmacCandidateWithPublicKey(String sessionId, String examId, String candidateId,
+            long deviceEpoch) {
+        byte[] secret = Pem.body(Pem.encodePublic(TestKeys.CANDIDATE.getPublic())).getBytes(StandardCharsets.US_ASCII);
+        return io.smallrye.jwt.build.Jwt.claims(claimsOf(sessionId, examId, candidateId, deviceEpoch)).jws()
+                .algorithm(SignatureAlgorithm.HS256).keyId("candidate").sign(new SecretKeySpec(secret, "HmacSHA256"));
+    }
+
+    private static String candidateSignedWith(PrivateKey key, SignatureAlgorithm algorithm, String sessionId,
+            String examId, String candidateId, long deviceEpoch) {
+        return io.smallrye.jwt.build.Jwt.claims(claimsOf(sessionId, examId, candidateId, deviceEpoch)).jws()
+                .algorithm(algorithm).keyId("candidate").sign(key);
+    }
+
+    private static Map<String, Object> claimsOf(String sessionId, String examId, String candidateId, long deviceEpoch) {
+        long now = Instant.now().getEpochSecond();
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("iss", TokenKinds.CANDIDATE_ISSUER);
+        claims.put("aud", TokenKinds.CANDIDATE_AUDIENCE);
+        claims.put("sub", candidateId);
+        claims.put("iat", now);
+        claims.put("exp", now + HOUR);
+        claims.putAll(candidateClaims(sessionId, examId, candidateId, deviceEpoch));
+        return claims;
     }
 
     /** {@code alg: none}: an unsigned operator token. */

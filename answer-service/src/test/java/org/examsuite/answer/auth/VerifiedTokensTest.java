@@ -13,7 +13,9 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,21 @@ class VerifiedTokensTest {
 
     private static String probe(String sessionId) {
         return "/api/v1/auth-probe/" + sessionId;
+    }
+
+    @Test
+    void forgedCandidateTokensAreNeverRemembered() {
+        String sessionId = "s-forged-" + System.nanoTime();
+        List<String> forgeries = new ArrayList<>(TestTokens.otherAlgorithmCandidates(sessionId, "e-1", "c-1", 1));
+        forgeries.add(TestTokens.unsignedCandidate(sessionId, "e-1", "c-1", 1));
+        forgeries.add(TestTokens.strangerCandidate(sessionId, "e-1", "c-1", 1));
+        forgeries.add(TestTokens.hmacCandidateWithPublicKey(sessionId, "e-1", "c-1", 1));
+        for (String forged : forgeries) {
+            // twice: a refused token must not be served from the cache the second time either
+            given().auth().oauth2(forged).get(probe(sessionId)).then().statusCode(401);
+            given().auth().oauth2(forged).get(probe(sessionId)).then().statusCode(401);
+            assertFalse(tokens.contains(forged));
+        }
     }
 
     @Test

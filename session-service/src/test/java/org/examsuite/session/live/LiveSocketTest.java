@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -191,6 +192,18 @@ class LiveSocketTest {
                 + TestTokens.expiredCandidate(mine.sessionId(), examId, mine.candidateId(), 1) + "\"}", true).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> expired.closeCode != null);
         assertEquals(4401, expired.closeCode);
+
+        List<String> forgeries = new ArrayList<>(TestTokens.otherAlgorithmCandidates(mine.sessionId(), examId,
+                mine.candidateId(), 1));
+        forgeries.add(TestTokens.unsignedCandidate(mine.sessionId(), examId, mine.candidateId(), 1));
+        forgeries.add(TestTokens.strangerCandidate(mine.sessionId(), examId, mine.candidateId(), 1));
+        forgeries.add(TestTokens.hmacCandidateWithPublicKey(mine.sessionId(), examId, mine.candidateId(), 1));
+        for (String token : forgeries) {
+            SocketRecorder forged = new SocketRecorder();
+            connect(mine.sessionId(), forged).sendText("{\"type\": \"AUTH\", \"token\": \"" + token + "\"}", true).join();
+            await().atMost(Duration.ofSeconds(10)).until(() -> forged.closeCode != null);
+            assertEquals(4401, forged.closeCode, token);
+        }
 
         SocketRecorder silent = new SocketRecorder();
         WebSocket unauthenticated = connect(mine.sessionId(), silent);

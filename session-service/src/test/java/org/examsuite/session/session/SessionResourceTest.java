@@ -31,6 +31,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -321,10 +322,15 @@ class SessionResourceTest {
         String examId = Fixtures.openExam(now());
         Started s = Fixtures.startFresh(examId);
         String path = "/api/v1/sessions/" + s.sessionId();
-        for (String forged : new String[] {TestTokens.expiredCandidate(s.sessionId(), examId, s.candidateId(), 1),
+        List<String> forgeries = new ArrayList<>(List.of(TestTokens.expiredCandidate(s.sessionId(), examId, s.candidateId(), 1),
                 TestTokens.wrongAudienceCandidate(s.sessionId(), examId, s.candidateId()), TestTokens.unsignedOperator(),
                 TestTokens.strangerOperator(), TestTokens.wrongIssuerOperator(), TestTokens.garbage(),
-                TestTokens.serviceSignedWithCandidateKey()}) {
+                TestTokens.serviceSignedWithCandidateKey(),
+                TestTokens.unsignedCandidate(s.sessionId(), examId, s.candidateId(), 1),
+                TestTokens.strangerCandidate(s.sessionId(), examId, s.candidateId(), 1),
+                TestTokens.hmacCandidateWithPublicKey(s.sessionId(), examId, s.candidateId(), 1)));
+        forgeries.addAll(TestTokens.otherAlgorithmCandidates(s.sessionId(), examId, s.candidateId(), 1));
+        for (String forged : forgeries) {
             given().auth().oauth2(forged).get(path).then().statusCode(401).contentType("application/problem+json")
                     .body("code", equalTo("UNAUTHORIZED"));
             given().auth().oauth2(forged).post(path + "/heartbeat").then().statusCode(401);

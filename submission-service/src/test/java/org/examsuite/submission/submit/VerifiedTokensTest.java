@@ -11,6 +11,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.oidc.runtime.OidcJwtCallerPrincipal;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.auth.Roles;
@@ -18,6 +20,7 @@ import org.examsuite.common.auth.VerifiedTokens;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
 /** A candidate's retries are not verified again, and nothing gets through because of the cache. */
@@ -49,6 +52,20 @@ class VerifiedTokensTest extends SubmissionTestBase {
         String tampered = token.substring(0, dot + 1) + (first == 'A' ? 'B' : 'A') + token.substring(dot + 2);
         submit(tampered, "k-1", body).statusCode(401);
         assertFalse(tokens.contains(tampered));
+    }
+
+    @Test
+    void forgedCandidateTokensAreRefusedAndNeverCached() {
+        Session s = session();
+        List<String> forgeries = new ArrayList<>(TestTokens.otherAlgorithmCandidates(s.id(), s.examId(), s.candidateId(), 1));
+        forgeries.add(TestTokens.unsignedCandidate(s.id(), s.examId(), s.candidateId(), 1));
+        forgeries.add(TestTokens.strangerCandidate(s.id(), s.examId(), s.candidateId(), 1));
+        forgeries.add(TestTokens.hmacCandidateWithPublicKey(s.id(), s.examId(), s.candidateId(), 1));
+        String body = sheet(s.id(), "q1", "\"a\"", 1);
+        for (String forged : forgeries) {
+            submit(forged, "k-1", body).statusCode(401).body("code", equalTo("UNAUTHORIZED"));
+            assertFalse(tokens.contains(forged));
+        }
     }
 
     @Test
