@@ -75,6 +75,8 @@ public final class ExamSetup {
         body.put("durationSeconds", durationSeconds);
         body.put("graceSeconds", graceSeconds);
         body.put("questions", questionsWithKeys());
+        // Each candidate sees its own order; answers name the exam's ids, so the checks are unchanged.
+        body.put("shuffle", Map.of("questions", true, "options", true));
         ApiResult result = api.send(new ApiClient.Call("operator POST /exams", "POST", sessionBase.resolve("/api/v1/exams"),
                 operatorToken, Map.of("Idempotency-Key", UUID.randomUUID().toString()), body, giveUp()), random::nextDouble);
         if (!result.ok() || result.body() == null || !result.body().hasNonNull("examId")) {
