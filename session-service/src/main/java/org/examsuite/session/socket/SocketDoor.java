@@ -106,6 +106,9 @@ public final class SocketDoor {
     }
 
     private void opened(ServerWebSocket socket, String id, String token) {
+        // Vert.x keeps the upgrade request's headers for the socket's life (the token among them,
+        // ~2 KiB a socket in all); nothing here reads them again.
+        socket.headers().clear();
         if (open.size() >= maxSockets) {
             close(socket, FULL);
             return;
