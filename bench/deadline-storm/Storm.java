@@ -51,6 +51,8 @@ import java.util.regex.Pattern;
 public class Storm {
     static final Pattern PAPER_ID = Pattern.compile("\"paperId\":\"([0-9a-f-]{36})\"");
     static final double DOUBLE_CLICK = Double.parseDouble(System.getProperty("doubleClick", "0.10"));
+    /** Requests outstanding at most (0: every client at once); a client past it waits its turn, counted in its chain latency. */
+    static final int IN_FLIGHT = Integer.parseInt(System.getProperty("inFlight", "0"));
     static final double SECOND_DEVICE = Double.parseDouble(System.getProperty("secondDevice", "0.05"));
     static final long GIVE_UP_MS = Long.getLong("giveUpMs", 120_000);
     static final long BACKOFF_CAP_MS = Long.getLong("backoffCapMs", 4_000);
@@ -69,6 +71,9 @@ public class Storm {
             .executor(Executors.newFixedThreadPool(4)).build();
     static final AtomicInteger ATTEMPTS = new AtomicInteger();
     static final Map<Integer, AtomicInteger> ATTEMPT_STATUS = new ConcurrentHashMap<>();
+    /** Refusals by problem code ("503 SUBMISSIONS_OVERLOADED"): which door or dependency said no. */
+    static final Map<String, AtomicInteger> REFUSAL_CODE = new ConcurrentHashMap<>();
+    static final Pattern PROBLEM_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([A-Z_]+)\"");
     static final List<Long> ATTEMPT_NANOS = Collections.synchronizedList(new ArrayList<>());
 
     public static void main(String[] args) throws Exception {
@@ -204,6 +209,8 @@ public class Storm {
         long timerSeq;
         int pendingStarts;
         int openChains;
+        int outstanding;
+        final java.util.ArrayDeque<Chain> turns = new java.util.ArrayDeque<>();
 
         Driver(InetSocketAddress address, String host) throws IOException {
             this.address = address;
@@ -266,7 +273,17 @@ public class Storm {
             }
         }
 
+        /** Sends the chain's next attempt now, or once fewer than IN_FLIGHT requests are outstanding. */
         void send(Chain chain) {
+            if (IN_FLIGHT > 0 && outstanding >= IN_FLIGHT) {
+                turns.add(chain);
+                return;
+            }
+            outstanding++;
+            transmit(chain);
+        }
+
+        void transmit(Chain chain) {
             chain.attempts++;
             ATTEMPTS.incrementAndGet();
             chain.awaiting = true;
@@ -347,9 +364,20 @@ public class Storm {
 
         void answered(Chain chain, int status, String retryAfter, String body) {
             chain.awaiting = false;
+            outstanding--;
+            Chain next = turns.poll();
+            if (next != null) {
+                outstanding++;
+                transmit(next);
+            }
             long now = System.nanoTime();
             ATTEMPT_NANOS.add(now - chain.sentAt);
             ATTEMPT_STATUS.computeIfAbsent(status, k -> new AtomicInteger()).incrementAndGet();
+            if (status >= 400) {
+                Matcher code = PROBLEM_CODE.matcher(body);
+                REFUSAL_CODE.computeIfAbsent(status + " " + (code.find() ? code.group(1) : "?"), k -> new AtomicInteger())
+                        .incrementAndGet();
+            }
             boolean retry = status == 0 || status >= 500 || status == 409 || status == 429;
             if (!retry || now - chain.start > TimeUnit.MILLISECONDS.toNanos(GIVE_UP_MS)) {
                 Matcher m = PAPER_ID.matcher(body);
@@ -496,6 +524,7 @@ public class Storm {
         out.append("| attempt latency p50 / p99 | ").append(ms(attempts, 0.50)).append(" / ").append(ms(attempts, 0.99)).append(" |\n");
         out.append("| final statuses | ").append(finals).append(" |\n");
         out.append("| attempt statuses (0 = network error) | ").append(new TreeMap<>(ATTEMPT_STATUS)).append(" |\n");
+        out.append("| refusals by problem code | ").append(new TreeMap<>(REFUSAL_CODE)).append(" |\n");
         out.append("| driver CPU s during the storm (its JIT and GC included) | ").append(String.format("%.1f", driverCpu))
                 .append(" |\n");
         out.append("| **duplicates** (sessions answered with two paper ids) | **").append(duplicates).append("** |\n");

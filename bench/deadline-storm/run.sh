@@ -15,6 +15,8 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 . "$HERE/../lib.sh" # pub, bench_start, ensure_database
 SESSIONS="${SESSIONS:-3000 10000}"
 WINDOW="${WINDOW:-10}"
+# Requests the clients keep outstanding at most (issue 19 measures with 200); 0: every client at once.
+IN_FLIGHT="${IN_FLIGHT:-200}"
 # A first, smaller storm on other sessions, not reported: both JVMs compile their submission and
 # seal paths in it (answer-service has served autosaves all exam long when the deadline comes;
 # a fresh JVM would be measured compiling). 0 measures the cold start.
@@ -144,13 +146,13 @@ done
   echo "# Deadline storm — $STAMP"
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Window ${WINDOW} s; double clicks ${DOUBLE_CLICK:-0.10}, second devices ${SECOND_DEVICE:-0.05}; driver on the same machine; paper key ${PAPER_KEY_TYPE:-ed25519}."
+  echo "Window ${WINDOW} s; clients keep at most ${IN_FLIGHT} requests in flight (0: no limit); double clicks ${DOUBLE_CLICK:-0.10}, second devices ${SECOND_DEVICE:-0.05}; driver on the same machine; paper key ${PAPER_KEY_TYPE:-ed25519}."
 } >"$OUT"
 
 if [ "$WARMUP_SESSIONS" -gt 0 ]; then
   java "$ROOT/bench/autosave/Seed.java" "$WARMUP_SESSIONS" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/warmup.txt"
   java "$HERE/Storm.java" drafts "$WORK/warmup.txt" "http://127.0.0.1:$ANSWER_PORT"
-  java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
+  java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" -DinFlight="$IN_FLIGHT" \
     "$HERE/Storm.java" storm "$WORK/warmup.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/warmup.md" >/dev/null
   # Its outbox drained before the measured storm, so that the relay's work is not counted there.
   for _ in $(seq 1 60); do
@@ -167,7 +169,7 @@ for n in $SESSIONS; do
   read -r cpu_sub0 cpu_ans0 cpu_pg0 cpu_redis0 cpu_all0 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub0 gc_sub0 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"
   read -r groups0 grouped0 <<<"$(group_stats)"
-  java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" \
+  java -DdoubleClick="${DOUBLE_CLICK:-0.10}" -DsecondDevice="${SECOND_DEVICE:-0.05}" -DinFlight="$IN_FLIGHT" \
     "$HERE/Storm.java" storm "$WORK/sessions-$n.txt" "http://127.0.0.1:$SUBMISSION_PORT" "$WINDOW" "$WORK/storm-$n.md"
   read -r cpu_sub1 cpu_ans1 cpu_pg1 cpu_redis1 cpu_all1 <<<"$(storm_cpu_snapshot)"
   read -r jit_sub1 gc_sub1 <<<"$(jvm_threads_ms "$SUBMISSION_PID")"

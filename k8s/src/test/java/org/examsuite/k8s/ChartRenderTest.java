@@ -149,6 +149,7 @@ class ChartRenderTest {
         assertEquals("http://exam-suite-grading-saga:8084", data.path("EXAM_GRADING_URL").asText());
         assertEquals("http://otel-collector.observability.svc:4317", data.path("EXAM_OTLP_ENDPOINT").asText());
         assertEquals("https://login.example.com/realms/exams", data.path("EXAM_OPERATOR_ISSUER").asText());
+        assertEquals("RS256", data.path("EXAM_OPERATOR_SIGNATURE_ALGORITHM").asText());
         assertFalse(data.has("EXAM_DB_PASSWORD"), "passwords are never in a ConfigMap");
         assertEquals("25s", data.path("QUARKUS_SHUTDOWN_TIMEOUT").asText(), "drains within the grace period");
     }

@@ -94,7 +94,8 @@ public final class TestTokens {
 
     /**
      * Candidate tokens of the right shape, {@code kid: candidate}, signed with ES256 and with EdDSA by fresh keys of
-     * those types: a verifier that took the algorithm from the token would have to refuse them for their key alone.
+     * those types (a verifier that took the algorithm from the token would have to refuse them for their key alone),
+     * and with RS512 by the real candidate key: the tenants accept only the RS256 that session-service signs.
      */
     public static List<String> otherAlgorithmCandidates(String sessionId, String examId, String candidateId,
             long deviceEpoch) {
@@ -106,6 +107,8 @@ public final class TestTokens {
                     candidateSignedWith(ec.generateKeyPair().getPrivate(), SignatureAlgorithm.ES256, sessionId, examId,
                             candidateId, deviceEpoch),
                     candidateSignedWith(ed.generateKeyPair().getPrivate(), SignatureAlgorithm.EDDSA, sessionId, examId,
+                            candidateId, deviceEpoch),
+                    candidateSignedWith(TestKeys.CANDIDATE.getPrivate(), SignatureAlgorithm.RS512, sessionId, examId,
                             candidateId, deviceEpoch));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

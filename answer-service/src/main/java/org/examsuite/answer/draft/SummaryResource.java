@@ -9,7 +9,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
-import org.examsuite.common.problem.ApiException;
-import org.examsuite.common.redis.RedisKeys;
 
 /**
  * {@code POST /internal/v1/answers/summary} {@code {"sessionIds": [...]}} (service token; docs/api.md
@@ -63,7 +60,7 @@ public class SummaryResource {
     @APIResponse(responseCode = "200", description = "summaries: {sessionId: {answered, lastSavedAt}} (sessions without a draft left out)")
     @APIResponse(responseCode = "400", description = "INVALID_FIELD (field: sessionIds)")
     public Uni<Summaries> summary(JsonNode body) {
-        List<String> ids = sessionIds(body);
+        List<String> ids = SessionIdList.parse(body, MAX_SESSIONS);
         return drafts.summaries(ids).map(found -> {
             Map<String, SessionSummary> out = new LinkedHashMap<>();
             for (int i = 0; i < ids.size(); i++) {
@@ -77,19 +74,4 @@ public class SummaryResource {
         });
     }
 
-    private static List<String> sessionIds(JsonNode body) {
-        JsonNode array = body == null ? null : body.get("sessionIds");
-        if (array == null || !array.isArray() || array.isEmpty() || array.size() > MAX_SESSIONS) {
-            throw ApiException.badRequest("INVALID_FIELD",
-                    "Send {\"sessionIds\": [...]} with 1 to " + MAX_SESSIONS + " session ids.").with("field", "sessionIds");
-        }
-        List<String> ids = new ArrayList<>(array.size());
-        for (JsonNode id : array) {
-            if (!id.isTextual() || !RedisKeys.isSafeId(id.asText())) {
-                throw ApiException.badRequest("INVALID_FIELD", "Every session id is a session id string.").with("field", "sessionIds");
-            }
-            ids.add(id.asText());
-        }
-        return ids;
-    }
 }

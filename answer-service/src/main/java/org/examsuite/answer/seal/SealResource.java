@@ -9,7 +9,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -22,9 +21,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.draft.DraftResource;
+import org.examsuite.answer.draft.SessionIdList;
 import org.examsuite.common.auth.Roles;
-import org.examsuite.common.problem.ApiException;
-import org.examsuite.common.redis.RedisKeys;
 
 /**
  * The seal (service token only; docs/api.md, internal APIs): {@code POST
@@ -73,24 +71,8 @@ public class SealResource {
             content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT)))
     @APIResponse(responseCode = "400", description = "INVALID_FIELD (field: sessionIds)")
     public Uni<String> sealAll(JsonNode body) {
-        List<String> ids = sessionIds(body);
+        List<String> ids = SessionIdList.parse(body, MAX_SESSIONS);
         return service.seal(ids).map(SealResource::reply);
-    }
-
-    private static List<String> sessionIds(JsonNode body) {
-        JsonNode array = body == null ? null : body.get("sessionIds");
-        if (array == null || !array.isArray() || array.isEmpty() || array.size() > MAX_SESSIONS) {
-            throw ApiException.badRequest("INVALID_FIELD",
-                    "Send {\"sessionIds\": [...]} with 1 to " + MAX_SESSIONS + " session ids.").with("field", "sessionIds");
-        }
-        List<String> ids = new ArrayList<>(array.size());
-        for (JsonNode id : array) {
-            if (!id.isTextual() || !RedisKeys.isSafeId(id.asText())) {
-                throw ApiException.badRequest("INVALID_FIELD", "Every session id is a session id string.").with("field", "sessionIds");
-            }
-            ids.add(id.asText());
-        }
-        return ids;
     }
 
     /** Snapshots are stored JSON text: written as they are (session ids are safe ids: no quoting needed). */

@@ -3,9 +3,13 @@ package org.examsuite.session.live;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** {@code exam.live.max-sockets}: live sockets one replica holds at most (the channel: device/LiveChannelConfig). */
+/**
+ * {@code exam.live.max-sockets}: live sockets one replica holds at most (the channel: device/LiveChannelConfig).
+ * 5,000: ~5 KiB of live heap each, so they fit the old generation of `./exam up`'s 112 MiB heap
+ * without full GCs (10,000 did not: docs/benchmarks.md, 2026-12-03T13:30Z).
+ */
 @ConfigMapping(prefix = "exam.live")
 public interface LiveConfig {
-    @WithDefault("2000")
+    @WithDefault("5000")
     int maxSockets();
 }

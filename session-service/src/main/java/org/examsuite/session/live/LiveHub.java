@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
-import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.ServerWebSocket;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -23,6 +22,8 @@ import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.device.LiveChannelConfig;
 import org.examsuite.session.json.JsonText;
+import org.examsuite.session.socket.CloseCode;
+import org.examsuite.session.socket.SocketDoor;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,14 +36,15 @@ import org.jboss.logging.Logger;
 public class LiveHub {
     private static final Logger LOG = Logger.getLogger(LiveHub.class);
     /** A newer device took the session over: this socket's device may no longer write. */
-    static final CloseReason TAKEN_OVER = new CloseReason(4409, "SESSION_TAKEN_OVER");
+    static final CloseCode TAKEN_OVER = new CloseCode(4409, "SESSION_TAKEN_OVER");
 
-    record Listener(WebSocketConnection connection, String sessionId, String examId, long deviceEpoch) {
+    /** All a socket keeps once admitted (its session is its key in {@code bySession}). */
+    record Listener(ServerWebSocket socket, String examId, long deviceEpoch) {
     }
 
-    private final Map<String, Map<String, Listener>> bySession = new ConcurrentHashMap<>();
+    private final Map<String, Map<ServerWebSocket, Listener>> bySession = new ConcurrentHashMap<>();
     /** The same listeners by exam, for the exam-wide commands (one message for all its sockets). */
-    private final Map<String, Map<String, Listener>> byExam = new ConcurrentHashMap<>();
+    private final Map<String, Map<ServerWebSocket, Listener>> byExam = new ConcurrentHashMap<>();
 
     private final SharedReactiveRedisDataSource redis;
     private final ObjectMapper json;
@@ -105,8 +107,8 @@ public class LiveHub {
                             String text = write(timeMessage(Instant.ofEpochMilli(now), Instant.ofEpochMilli(state.deadlineMs()),
                                     state.remainingMs(now), state.status(), state.epoch(),
                                     state.paused() ? Instant.ofEpochMilli(state.pausedAtMs()) : null, null));
-                            entry.getValue().values().forEach(listener -> listener.connection().sendText(text)
-                                    .subscribe().with(sent -> { }, failure -> { }));
+                            entry.getValue().values().forEach(listener -> listener.socket().writeTextMessage(text)
+                                    .onFailure(failure -> { }));
                         })
                         .onFailure().recoverWithNull())
                 .merge(16).collect().last().replaceWithVoid();
@@ -135,32 +137,31 @@ public class LiveHub {
         return JsonText.write(json, message);
     }
 
-    void add(WebSocketConnection connection, String sessionId, String examId, long deviceEpoch) {
-        Listener listener = new Listener(connection, sessionId, examId, deviceEpoch);
-        bySession.computeIfAbsent(sessionId, id -> new ConcurrentHashMap<>()).put(connection.id(), listener);
-        byExam.computeIfAbsent(examId, id -> new ConcurrentHashMap<>()).put(connection.id(), listener);
+    void add(ServerWebSocket socket, String sessionId, String examId, long deviceEpoch) {
+        // Interned: one String per exam, not one per socket (the path's and the row's copies).
+        Listener listener = new Listener(socket, examId.intern(), deviceEpoch);
+        bySession.computeIfAbsent(sessionId, id -> new ConcurrentHashMap<>(2)).put(socket, listener);
+        byExam.computeIfAbsent(listener.examId(), id -> new ConcurrentHashMap<>()).put(socket, listener);
     }
 
-    boolean holds(WebSocketConnection connection) {
-        String sessionId = connection.pathParam("sessionId");
-        Map<String, Listener> listeners = sessionId == null ? null : bySession.get(sessionId);
-        return listeners != null && listeners.containsKey(connection.id());
+    boolean holds(ServerWebSocket socket, String sessionId) {
+        Map<ServerWebSocket, Listener> listeners = bySession.get(sessionId);
+        return listeners != null && listeners.containsKey(socket);
     }
 
-    void remove(WebSocketConnection connection) {
-        String sessionId = connection.pathParam("sessionId");
-        Map<String, Listener> listeners = sessionId == null ? null : bySession.get(sessionId);
-        Listener listener = listeners == null ? null : listeners.get(connection.id());
+    void remove(ServerWebSocket socket, String sessionId) {
+        Map<ServerWebSocket, Listener> listeners = bySession.get(sessionId);
+        Listener listener = listeners == null ? null : listeners.get(socket);
         if (listener == null) {
             return;
         }
-        forget(bySession, sessionId, connection.id());
-        forget(byExam, listener.examId(), connection.id());
+        forget(bySession, sessionId, socket);
+        forget(byExam, listener.examId(), socket);
     }
 
-    private static void forget(Map<String, Map<String, Listener>> index, String key, String connectionId) {
+    private static void forget(Map<String, Map<ServerWebSocket, Listener>> index, String key, ServerWebSocket socket) {
         index.computeIfPresent(key, (id, listeners) -> {
-            listeners.remove(connectionId);
+            listeners.remove(socket);
             return listeners.isEmpty() ? null : listeners;
         });
     }
@@ -172,7 +173,7 @@ public class LiveHub {
     void deliver(String message) {
         try {
             JsonNode envelope = json.readTree(message);
-            Map<String, Listener> listeners = envelope.hasNonNull("sessionId") ? bySession.get(envelope.path("sessionId").asText())
+            Map<ServerWebSocket, Listener> listeners = envelope.hasNonNull("sessionId") ? bySession.get(envelope.path("sessionId").asText())
                     : byExam.get(envelope.path("examId").asText());
             if (listeners == null) {
                 return;
@@ -181,11 +182,13 @@ public class LiveHub {
             String text = json.writeValueAsString(command);
             boolean takeover = "TAKEN_OVER".equals(command.path("type").asText());
             for (Listener listener : listeners.values()) {
-                listener.connection().sendText(text).subscribe().with(sent -> {
-                    if (takeover && listener.deviceEpoch() < command.path("deviceEpoch").asLong()) {
-                        listener.connection().close(TAKEN_OVER).subscribe().with(closed -> { }, failure -> { });
+                listener.socket().writeTextMessage(text).onComplete(sent -> {
+                    if (sent.failed()) {
+                        LOG.debugf("could not push to a socket of session %s: %s", envelope.path("sessionId").asText(), sent.cause());
+                    } else if (takeover && listener.deviceEpoch() < command.path("deviceEpoch").asLong()) {
+                        SocketDoor.close(listener.socket(), TAKEN_OVER);
                     }
-                }, failure -> LOG.debugf("could not push to socket %s: %s", listener.connection().id(), failure));
+                });
             }
         } catch (Exception e) {
             LOG.warnf("ignoring an unreadable live message: %s", e.toString());

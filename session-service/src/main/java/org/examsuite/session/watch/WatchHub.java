@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
-import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ServerWebSocket;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
@@ -42,16 +42,13 @@ public class WatchHub {
     /** Clocks of the replicas writing the online set may differ by this much. */
     private static final long SLACK_MS = 1000;
 
-    record Watcher(WebSocketConnection connection, String examId) {
-    }
-
     /** One exam's online sessions as last seen here; null until first read. */
     private static final class Presence {
         Set<String> online;
         long checkedAt;
     }
 
-    private final Map<String, Map<String, Watcher>> byExam = new ConcurrentHashMap<>();
+    private final Map<String, Set<ServerWebSocket>> byExam = new ConcurrentHashMap<>();
     private final Map<String, Presence> presence = new ConcurrentHashMap<>();
     private final SharedReactiveRedisDataSource redis;
     private final WatchFeed feed;
@@ -92,23 +89,18 @@ public class WatchHub {
         }
     }
 
-    void add(WebSocketConnection connection, String examId) {
-        byExam.computeIfAbsent(examId, id -> new ConcurrentHashMap<>()).put(connection.id(), new Watcher(connection, examId));
+    void add(ServerWebSocket socket, String examId) {
+        byExam.computeIfAbsent(examId, id -> ConcurrentHashMap.newKeySet()).add(socket);
     }
 
-    boolean holds(WebSocketConnection connection) {
-        String examId = connection.pathParam("examId");
-        Map<String, Watcher> watchers = examId == null ? null : byExam.get(examId);
-        return watchers != null && watchers.containsKey(connection.id());
+    boolean holds(ServerWebSocket socket, String examId) {
+        Set<ServerWebSocket> watchers = byExam.get(examId);
+        return watchers != null && watchers.contains(socket);
     }
 
-    void remove(WebSocketConnection connection) {
-        String examId = connection.pathParam("examId");
-        if (examId == null) {
-            return;
-        }
+    void remove(ServerWebSocket socket, String examId) {
         byExam.computeIfPresent(examId, (id, watchers) -> {
-            watchers.remove(connection.id());
+            watchers.remove(socket);
             if (watchers.isEmpty()) {
                 presence.remove(examId);
                 return null;
@@ -121,7 +113,7 @@ public class WatchHub {
     void deliver(String message) {
         try {
             JsonNode envelope = json.readTree(message);
-            Map<String, Watcher> watchers = byExam.get(envelope.path("examId").asText());
+            Set<ServerWebSocket> watchers = byExam.get(envelope.path("examId").asText());
             if (watchers != null && !watchers.isEmpty()) {
                 send(watchers, json.writeValueAsString(envelope.path("event")));
             }
@@ -130,10 +122,9 @@ public class WatchHub {
         }
     }
 
-    private static void send(Map<String, Watcher> watchers, String text) {
-        for (Watcher watcher : watchers.values()) {
-            watcher.connection().sendText(text).subscribe().with(sent -> { },
-                    failure -> LOG.debugf("could not push to watch socket %s: %s", watcher.connection().id(), failure));
+    private static void send(Set<ServerWebSocket> watchers, String text) {
+        for (ServerWebSocket watcher : watchers) {
+            watcher.writeTextMessage(text).onFailure(failure -> LOG.debugf("could not push to a watch socket: %s", failure));
         }
     }
 
@@ -173,7 +164,7 @@ public class WatchHub {
                         }
                     }
                     known.checkedAt = now;
-                    Map<String, Watcher> watchers = byExam.get(examId);
+                    Set<ServerWebSocket> watchers = byExam.get(examId);
                     if ((came.isEmpty() && left.isEmpty()) || watchers == null) {
                         return;
                     }
@@ -185,10 +176,5 @@ public class WatchHub {
                     event.put("serverTime", Instant.ofEpochMilli(now).toString());
                     send(watchers, JsonText.write(json, event));
                 }).replaceWithVoid();
-    }
-
-    /** Sockets open here (for the cap). */
-    int size() {
-        return byExam.values().stream().mapToInt(Map::size).sum();
     }
 }
