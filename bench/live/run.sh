@@ -18,6 +18,8 @@ SESSIONS="${SESSIONS:-10000}"
 IN_FLIGHT="${IN_FLIGHT:-200}" # sockets being opened at once
 BENCH_PORT="${BENCH_PORT:-18092}"
 REDIS_DB="${REDIS_DB:-5}" # autosave 2, deadline storm 3, heartbeat 4
+# The bench measures what a replica can hold, not its configured cap (exam.live.max-sockets, 5,000).
+export EXAM_LIVE_MAX_SOCKETS="${EXAM_LIVE_MAX_SOCKETS:-$SESSIONS}"
 bench_session_defaults
 
 bench_start live-bench node openssl psql curl

@@ -3,6 +3,7 @@ package org.examsuite.session.socket;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.core.Vertx;
@@ -10,6 +11,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
@@ -101,8 +103,20 @@ public final class SocketDoor {
                 }
                 return;
             }
+            dropIdleTimer(request);
             opened(upgraded.result(), id, token);
         });
+    }
+
+    /**
+     * The HTTP idle timeout's handler cannot fire on a socket the door pings (a write is activity),
+     * yet it keeps a handler and a scheduled task per socket (~0.3 KiB): dropped once upgraded.
+     */
+    private static void dropIdleTimer(HttpServerRequest request) {
+        if (request.connection() instanceof ConnectionBase connection
+                && connection.channel().pipeline().get(IdleStateHandler.class) != null) {
+            connection.channel().pipeline().remove(IdleStateHandler.class);
+        }
     }
 
     private void opened(ServerWebSocket socket, String id, String token) {
