@@ -47,10 +47,10 @@ s() { node -e "const j=require('$WORK/summary.json'); console.log($1)"; }
   echo "|---|---|---|---|---|---|---|"
   echo "| $(s j.sockets) | $(s j.failed) | $(s j.connectPerSecond) | $(s j.connectP50) / $(s j.connectP99) ms | $(s 'j.connectCpuMsPerSocket.toFixed(2)') ms | $(s j.rssBeforeMiB) → $(s j.rssOpenMiB) MiB ($(s j.rssPeakMiB)) | $(s j.kibPerSocket) KiB |"
   echo
-  echo "| exam-wide command | API answered | delivered | p50 | p99 | max |"
-  echo "|---|---|---|---|---|---|"
-  echo "| pause (PAUSED to every socket) | $(s j.paused.answeredMs) ms | $(s j.paused.delivered) | $(s j.paused.p50) ms | $(s j.paused.p99) ms | $(s j.paused.max) ms |"
-  echo "| resume (RESUMED) | $(s j.resumed.answeredMs) ms | $(s j.resumed.delivered) | $(s j.resumed.p50) ms | $(s j.resumed.p99) ms | $(s j.resumed.max) ms |"
+  echo "| exam-wide command | API answered | delivered | first | p50 | p99 | max |"
+  echo "|---|---|---|---|---|---|---|"
+  echo "| pause (PAUSED to every socket) | $(s j.paused.answeredMs) ms | $(s j.paused.delivered) | $(s j.paused.first) ms | $(s j.paused.p50) ms | $(s j.paused.p99) ms | $(s j.paused.max) ms |"
+  echo "| resume (RESUMED) | $(s j.resumed.answeredMs) ms | $(s j.resumed.delivered) | $(s j.resumed.first) ms | $(s j.resumed.p50) ms | $(s j.resumed.p99) ms | $(s j.resumed.max) ms |"
   echo
   [ "$(s j.serviceAlive)" = true ] || echo "**The replica died while the sockets were opened** (its log: bench/live/results/$STAMP-service.log)."
   echo

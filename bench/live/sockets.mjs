@@ -34,7 +34,7 @@ const cpuTicks = () => {
 const pct = (xs, p) => {
   if (!xs.length) return null;
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))];
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -93,11 +93,11 @@ async function command(path, type) {
   const deadline = performance.now() + 30_000;
   while (wait.times.length < sockets.length && performance.now() < deadline) await sleep(20);
   waiting.delete(type);
-  return { answeredMs: Math.round(accepted), delivered: wait.times.length, p50: Math.round(pct(wait.times, 50)), p99: Math.round(pct(wait.times, 99)), max: Math.round(pct(wait.times, 100)) };
+  return { answeredMs: Math.round(accepted), delivered: wait.times.length, first: Math.round(pct(wait.times, 0)), p50: Math.round(pct(wait.times, 50)), p99: Math.round(pct(wait.times, 99)), max: Math.round(pct(wait.times, 100)) };
 }
 const cpu2 = cpuTicks();
 const alive = proc('status') != null;
-const none = { answeredMs: null, delivered: 0, p50: null, p99: null, max: null };
+const none = { answeredMs: null, delivered: 0, first: null, p50: null, p99: null, max: null };
 const paused = alive ? await command(`/api/v1/exams/${examId}/pause`, 'PAUSED') : none;
 const resumed = alive ? await command(`/api/v1/exams/${examId}/resume`, 'RESUMED') : none;
 const cpu3 = cpuTicks();
