@@ -108,6 +108,17 @@ class MetricNamesTest {
     }
 
     /**
+     * exam_sessions_active is counted in PostgreSQL, the same suite-wide number on every
+     * session-service replica: a sum over replicas would count each session once per replica.
+     */
+    @Test
+    void theSuiteWideSessionGaugeIsNeverSummedOverReplicas() {
+        Pattern summed = Pattern.compile("(sum|count)\\s*(by\\s*\\([^)]*\\)\\s*)?\\(\\s*exam_sessions_active\\b");
+        expressions().forEach((where, expr) -> assertTrue(!summed.matcher(expr).find(),
+                where + " sums exam_sessions_active over replicas (take max): " + expr));
+    }
+
+    /**
      * The static half of "the services really export them": every exam_* metric in the list is
      * registered as a Micrometer meter in the source of the service the list names. (Micrometer's
      * Prometheus names: counter a.b → a_b_total, timer a.b → a_b_seconds_*, gauge a.b → a_b.)
