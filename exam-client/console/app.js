@@ -170,6 +170,7 @@ $('login-form').addEventListener('submit', async (event) => {
     return;
   }
   sessionStorage.setItem(TOKEN_KEY, value);
+  const hashAtSignIn = location.hash;
   try {
     await api('GET', '/api/v1/exams?limit=1'); // proves the token is an operator's before showing anything
   } catch (err) {
@@ -181,6 +182,7 @@ $('login-form').addEventListener('submit', async (event) => {
     return;
   }
   $('token').value = '';
+  if (location.hash !== hashAtSignIn) return; // navigated meanwhile: hashchange has routed already
   if (!location.hash || location.hash === '#') location.hash = '#/exams';
   else route();
 });
@@ -257,7 +259,7 @@ async function openExam(examId) {
     const details = await api('GET', `/api/v1/exams/${enc(examId)}`);
     exam.questions = details.questions || [];
     $('exam-heading').textContent = details.title;
-    showQuestions(details.questions || []);
+    showQuestions(examId, details.questions || []);
     document.title = `${details.title} — Proctor console`;
   } catch (err) {
     if (err.status === 404) {
@@ -271,16 +273,24 @@ async function openExam(examId) {
   live.start(examId);
 }
 
-/** The exam's questions with their keys, in a closed <details>: drawn when first opened. */
-function showQuestions(questions) {
+let questionsShown = 0; // which showQuestions call is current: an older one's draw is dropped
+
+/**
+ * The exam's questions with their keys, in a <details>: drawn when opened. Closed for another
+ * exam; for the same exam shown again (a reload of the view) it stays as the operator left it.
+ */
+function showQuestions(examId, questions) {
   const view = $('questions-view');
-  view.open = false;
+  const shown = ++questionsShown;
+  if (view.dataset.examId !== examId) view.open = false;
+  view.dataset.examId = examId;
   $('questions-list').replaceChildren();
   view.querySelector('summary').textContent = `Questions and keys (${questions.length})`;
-  view.ontoggle = async () => {
+  const draw = async () => {
     if (!view.open || $('questions-list').childElementCount) return;
     const markdown = questions.some((q) => q.format === 'markdown');
     const content = markdown ? await import('/content.js').catch(() => null) : null;
+    if (shown !== questionsShown || !view.open || $('questions-list').childElementCount) return;
     const text = (tag, value, format) => {
       const node = el(tag, { className: 'question-text' });
       if (format === 'markdown' && content) content.showContent(node, value, format);
@@ -296,6 +306,8 @@ function showQuestions(questions) {
       return item;
     }));
   };
+  view.ontoggle = draw;
+  draw();
 }
 
 let refreshing = false;
