@@ -97,7 +97,7 @@ public class PauseService implements ExamPauses {
                         .map(rows -> new ExamChange(pausedAt, rows)))))
                 .call(change -> commands.broadcast(examId, "PAUSED", Map.of("pausedAt", change.pausedAt().toString(),
                         "byExam", true)))
-                .call(change -> publishAll(change.rows()))
+                .call(change -> publishAll(examId, change.rows()))
                 .call(change -> watchers.publish(examId, Map.of("type", "EXAM", "paused", true,
                         "pausedAt", change.pausedAt().toString())))
                 .map(change -> new ExamPause(examId, true, change.pausedAt(), change.rows().size()));
@@ -110,7 +110,7 @@ public class PauseService implements ExamPauses {
                 .chain(() -> sessions.resumeExam(tx, examId, now))
                 .call(rows -> audit.record(tx, actor, "exam.resumed", examId, null, Map.of("sessions", rows.size())))))
                 .call(rows -> commands.broadcast(examId, "RESUMED", Map.of("byExam", true)))
-                .call(this::publishAll)
+                .call(rows -> publishAll(examId, rows))
                 .call(rows -> watchers.publish(examId, Map.of("type", "EXAM", "paused", false)))
                 .map(rows -> new ExamPause(examId, false, null, rows.size()));
     }
@@ -166,8 +166,16 @@ public class PauseService implements ExamPauses {
     /**
      * An exam-wide change: one broadcast reached every socket already (each device keeps its own
      * remaining time); here each session's state, which the other services and the heartbeat read.
+     * A call that changed no session may be the retry of one that committed and then failed to
+     * publish (Redis down, the replica killed): it republishes every open session of the exam
+     * from PostgreSQL, so a retried pause or resume repairs the states the other services read.
      */
-    private Uni<Void> publishAll(List<SessionRow> rows) {
+    private Uni<Void> publishAll(String examId, List<SessionRow> changed) {
+        Uni<List<SessionRow>> rows = changed.isEmpty() ? sessions.openOfExam(pool, examId) : Uni.createFrom().item(changed);
+        return rows.chain(this::publishEach);
+    }
+
+    private Uni<Void> publishEach(List<SessionRow> rows) {
         return Multi.createFrom().iterable(rows)
                 .onItem().transformToUni(published::publishSession).merge(PUBLISH_CONCURRENCY)
                 .collect().last().replaceWithVoid();

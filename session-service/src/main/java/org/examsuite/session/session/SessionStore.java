@@ -109,6 +109,12 @@ public class SessionStore {
         return everyRow(tx, RESUME + "exam_id = $1 AND paused_by_exam RETURNING *", io.vertx.sqlclient.Tuple.of(examId, at(now)));
     }
 
+    /** The exam's sessions not yet submitted (index session_exam): what an exam-wide change republishes on a retry. */
+    public Uni<List<SessionRow>> openOfExam(SqlClient client, String examId) {
+        return everyRow(client, "SELECT * FROM session WHERE exam_id = $1 AND status <> 'SUBMITTED'",
+                io.vertx.sqlclient.Tuple.of(examId));
+    }
+
     public record ExamCounts(long started, long submitted, long paused) {
     }
 

@@ -156,6 +156,37 @@ class PauseTest {
                 .then().statusCode(200).body("entries.action", hasItems("exam.paused", "exam.resumed"));
     }
 
+    /** What a pause that committed and then failed to publish (Redis down, the replica killed) leaves in Redis. */
+    private void publishedAsBefore(String sessionId, Map<String, String> before) {
+        redis.key(String.class).del(RedisKeys.sessionState(sessionId));
+        redis.hash(String.class).hset(RedisKeys.sessionState(sessionId), before);
+    }
+
+    @Test
+    void aRetriedExamPauseOrResumeRepublishesStatesItsFirstCallFailedToPublish() {
+        String examId = Fixtures.openExam(clock.instant());
+        Started first = Fixtures.startFresh(examId);
+        Started second = Fixtures.startFresh(examId);
+        Map<String, String> running = published(first.sessionId());
+        assertEquals(PublishedSession.IN_PROGRESS, running.get(PublishedSession.STATUS));
+
+        post("/api/v1/exams/" + examId + "/pause").then().statusCode(200).body("sessionsChanged", equalTo(2));
+        Map<String, String> paused = published(first.sessionId());
+        publishedAsBefore(first.sessionId(), running);
+        post("/api/v1/exams/" + examId + "/pause").then().statusCode(200).body("sessionsChanged", equalTo(0));
+        assertEquals(PublishedSession.PAUSED, published(first.sessionId()).get(PublishedSession.STATUS),
+                "the retry republished the state its first call left stale");
+        assertEquals(PublishedSession.PAUSED, published(second.sessionId()).get(PublishedSession.STATUS));
+
+        clock.advance(Duration.ofMinutes(3));
+        post("/api/v1/exams/" + examId + "/resume").then().statusCode(200).body("sessionsChanged", equalTo(2));
+        Map<String, String> resumed = published(first.sessionId());
+        publishedAsBefore(first.sessionId(), paused);
+        post("/api/v1/exams/" + examId + "/resume").then().statusCode(200).body("sessionsChanged", equalTo(0));
+        assertEquals(resumed, published(first.sessionId()), "the retry republished the resumed state, moved deadline included");
+        assertEquals(PublishedSession.IN_PROGRESS, published(second.sessionId()).get(PublishedSession.STATUS));
+    }
+
     @Test
     void onlyOperatorsPauseAndUnknownsAreNotFound() {
         String examId = Fixtures.openExam(clock.instant());
