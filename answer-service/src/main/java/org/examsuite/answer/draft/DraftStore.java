@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
 import org.examsuite.answer.draft.AutosaveOutcome.Status;
 import org.examsuite.answer.redis.RedisScripts;
@@ -24,6 +25,8 @@ public class DraftStore {
     private final LuaScript SUMMARY = LuaScript.of(DraftStore.class, "summary.lua");
 
     private final RedisScripts scripts;
+    /** Dirty marks this replica has seen applied in Redis: lets an idle write-behind skip asking (WriteBehind). */
+    private final AtomicLong dirtyMarks = new AtomicLong();
 
     @Inject
     DraftStore(RedisScripts scripts) {
@@ -48,13 +51,13 @@ public class DraftStore {
             return scripts.durably(
                     List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)),
                     () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)))
-                    .map(replies -> outcome(Response.newInstance(replies.get(0))));
+                    .map(replies -> marked(outcome(Response.newInstance(replies.get(0)))));
         }
         return scripts.durably(List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes)),
                 () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes)))
                 .map(replies -> outcome(Response.newInstance(replies.get(0))))
                 .compose(outcome -> outcome.status() == Status.OK
-                        ? scripts.durably(List.of(markDirty(sessionId, nowMs))).map(marked -> outcome)
+                        ? scripts.durably(List.of(markDirty(sessionId, nowMs))).map(marked -> marked(outcome))
                         : Future.succeededFuture(outcome));
     }
 
@@ -71,6 +74,19 @@ public class DraftStore {
             head.arg(change.questionId()).arg(change.json());
         }
         return head;
+    }
+
+    private AutosaveOutcome marked(AutosaveOutcome outcome) {
+        dirtyMarks.incrementAndGet();
+        return outcome;
+    }
+
+    /**
+     * How many dirty marks this replica has had applied so far. A flusher that read this before
+     * claiming, and finds it unchanged after, knows this replica marked nothing its claim missed.
+     */
+    public long dirtyMarks() {
+        return dirtyMarks.get();
     }
 
     /** ZADD NX into the session's write-behind shard: keeps the earliest dirty time while the draft waits. */

@@ -49,6 +49,7 @@ public class WriteBehind {
     private final MeterRegistry registry;
     private final boolean enabled;
     private final Duration interval;
+    private final Duration idleInterval;
     private final int batchSize;
     private final Duration lease;
     private final int concurrency;
@@ -65,6 +66,7 @@ public class WriteBehind {
         this.registry = registry;
         this.enabled = config.enabled();
         this.interval = config.interval();
+        this.idleInterval = config.idleInterval();
         this.batchSize = config.batchSize();
         this.lease = config.lease();
         this.concurrency = config.concurrency();
@@ -111,7 +113,7 @@ public class WriteBehind {
             running = true;
             int run = runId.incrementAndGet();
             for (int i = 0; i < concurrency; i++) {
-                schedule(run, i * interval.toMillis() / concurrency);
+                schedule(run, i * interval.toMillis() / concurrency, new IdlePolling(idleInterval.toMillis()));
             }
         }
     }
@@ -130,7 +132,7 @@ public class WriteBehind {
         return roundsInFlight.get() > 0;
     }
 
-    private void schedule(int run, long delayMs) {
+    private void schedule(int run, long delayMs, IdlePolling polling) {
         vertx.setTimer(Math.max(1, delayMs), id -> {
             // Counted in a round before the running check: a pause() racing this timer either
             // stops it here or sees the round.
@@ -139,13 +141,23 @@ public class WriteBehind {
                 roundsInFlight.decrementAndGet();
                 return;
             }
+            long now = clock.millis();
+            long marks = store.dirtyMarks();
+            if (!polling.due(now, marks)) {
+                roundsInFlight.decrementAndGet();
+                schedule(run, interval.toMillis(), polling);
+                return;
+            }
+            polling.claiming(now, marks);
             round().subscribe().with(claimed -> {
                 roundsInFlight.decrementAndGet();
-                schedule(run, claimed.backlog() ? 0 : interval.toMillis());
+                polling.claimed(!claimed.claims().isEmpty());
+                schedule(run, claimed.backlog() ? 0 : interval.toMillis(), polling);
             }, failure -> {
                 roundsInFlight.decrementAndGet();
+                polling.claimed(true);
                 LOG.warnf("write-behind round failed: %s", failure.toString());
-                schedule(run, Math.max(interval.toMillis(), 1000));
+                schedule(run, Math.max(interval.toMillis(), 1000), polling);
             });
         });
     }

@@ -10,6 +10,9 @@ public interface WriteBehindConfig {
 
     Duration interval();
 
+    /** How often a loop that found nothing asks Redis when this replica marked nothing dirty since. */
+    Duration idleInterval();
+
     int batchSize();
 
     Duration lease();
