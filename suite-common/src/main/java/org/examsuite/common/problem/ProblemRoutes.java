@@ -25,9 +25,13 @@ public class ProblemRoutes {
     private final int maxRequestLine;
     private final int maxHeaderBytes;
 
+    private final BodyBudget bodyBudget;
+
     @Inject
-    ProblemRoutes(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize, HttpLimits limits) {
+    ProblemRoutes(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize, HttpLimits limits,
+            BodyBudget bodyBudget) {
         this.maxBodySize = maxBodySize;
+        this.bodyBudget = bodyBudget;
         this.maxRequestLine = limits.maxRequestLine();
         this.maxHeaderBytes = limits.maxHeaderBytes();
     }
@@ -43,7 +47,7 @@ public class ProblemRoutes {
                 write(ctx, 431, "The request headers are larger than " + maxHeaderBytes + " bytes in all.");
             } else if (length != null && isOver(length, limit)) {
                 write(ctx, 413, "The request body is larger than " + limit + " bytes.");
-            } else {
+            } else if (bodyBudget.admit(ctx)) {
                 ctx.next();
             }
         });

@@ -1,0 +1,79 @@
+package org.examsuite.common.problem;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * How many bytes of request bodies a replica takes in at once ({@code exam.http.max-body-bytes-in-flight}).
+ * Each request holds its declared Content-Length (a chunked one the largest body allowed) from
+ * its arrival until its response ends or its connection closes; one that would go over the
+ * budget is answered 503 + Retry-After before its body is read. Why: bodies are buffered on the
+ * heap, and 512 connections of one candidate, each sending a 1 MiB submission but its last
+ * byte, ran submission-service out of heap — every replica was one token away from a restart.
+ */
+@ApplicationScoped
+public class BodyBudget {
+    private final AtomicLong held = new AtomicLong();
+    private final long budget;
+    private final long maxBody;
+
+    @Inject
+    BodyBudget(HttpLimits limits, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize) {
+        this.budget = limits.maxBodyBytesInFlight().asLongValue();
+        this.maxBody = maxBodySize.asLongValue();
+    }
+
+    /** Lets the request on (holding its bytes until it ends) or answers it; false when answered. */
+    boolean admit(RoutingContext ctx) {
+        long bytes = declaredBytes(ctx);
+        if (bytes == 0) {
+            return true;
+        }
+        if (held.addAndGet(bytes) > budget) {
+            held.addAndGet(-bytes);
+            refuse(ctx);
+            return false;
+        }
+        ctx.addEndHandler(ended -> held.addAndGet(-bytes));
+        return true;
+    }
+
+    /** Bytes of bodies held now (tests, diagnosis). */
+    public long held() {
+        return held.get();
+    }
+
+    private long declaredBytes(RoutingContext ctx) {
+        String length = ctx.request().getHeader("Content-Length");
+        if (length != null) {
+            try {
+                return Math.min(Math.max(0, Long.parseLong(length.trim())), maxBody);
+            } catch (NumberFormatException e) {
+                return maxBody;
+            }
+        }
+        String encoding = ctx.request().getHeader("Transfer-Encoding");
+        return encoding != null && encoding.toLowerCase().contains("chunked") ? maxBody : 0;
+    }
+
+    private static void refuse(RoutingContext ctx) {
+        String body = new JsonObject(Problems.body(503, "SERVICE_UNAVAILABLE",
+                "Too many request bodies are arriving right now; this one was not read. Retry after Retry-After seconds.", null))
+                .encode();
+        var response = ctx.response().setStatusCode(503).putHeader("Content-Type", Problems.MEDIA_TYPE)
+                .putHeader("Retry-After", "1");
+        if (ctx.request().version() == HttpVersion.HTTP_2) {
+            response.end(body); // other streams share the connection
+            return;
+        }
+        // The unread body is not worth receiving: the connection goes, the client sends again on a new one.
+        response.putHeader("Connection", "close");
+        response.end(body).onComplete(written -> ctx.request().connection().close());
+    }
+}
