@@ -213,6 +213,7 @@ public final class Fuzz {
         }
         checkPersisted();
         checkArchive();
+        new HeldBodies(this).run(twin);
         long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
         report(seconds);
         return findings.isEmpty() ? 0 : 1;
@@ -739,7 +740,7 @@ public final class Fuzz {
         return r.status() == 200 ? parse(r.body()) : null;
     }
 
-    private List<String> notReady() {
+    List<String> notReady() {
         List<String> down = new ArrayList<>();
         for (int port : ports()) {
             RawHttp.Response r = http.send(new RawHttp.Request("ready", port, RawHttp.build("GET", "/q/health/ready", List.of(), null), false));
