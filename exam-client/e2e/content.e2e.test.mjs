@@ -197,6 +197,8 @@ test('the navigator, flags for review and the submit confirmation, by keyboard a
   await page.getByRole('textbox', { name: 'Capital of France' }).fill('Paris');
   await question(page, 'q1').getByRole('radio', { name: '4' }).check();
   await nav.getByRole('link', { name: 'Question 4: answered' }).waitFor();
+  // the radio's change may be drawn a moment after the text's (a CI run read "1 of 12" here)
+  await page.locator('#progress').filter({ hasText: /^2 of 12 answered$/ }).waitFor({ timeout: 5000 });
   assert.equal(await page.locator('#progress').textContent(), '2 of 12 answered');
 
   // flag by keyboard: Tab to the flag of question 3, Space; announced, pressed, in the navigator
