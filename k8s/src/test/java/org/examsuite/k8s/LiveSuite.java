@@ -72,11 +72,13 @@ final class LiveSuite {
         Set<String> down = new TreeSet<>();
         for (String service : SERVICES) {
             try {
-                if (get(base(service) + "/q/health/ready", null, Map.of()).statusCode() != 200) {
-                    down.add(service);
+                HttpResponse<String> ready = get(base(service) + "/q/health/ready", null, Map.of());
+                if (ready.statusCode() != 200) {
+                    // which check is down, for the next person reading a red CI log
+                    down.add(service + " " + ready.statusCode() + " " + ready.body().replaceAll("\\s+", " "));
                 }
             } catch (AssertionError e) {
-                down.add(service);
+                down.add(service + " (" + e.getMessage() + ")");
             }
         }
         if (!down.isEmpty()) {
