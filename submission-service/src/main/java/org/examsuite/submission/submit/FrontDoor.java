@@ -1,13 +1,10 @@
 package org.examsuite.submission.submit;
 
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.examsuite.common.problem.Problems;
+import org.examsuite.common.problem.BodyBudget;
 
 /**
  * The outermost limit of a replica: at most {@code exam.submission.max-in-flight} submission
@@ -53,20 +50,9 @@ public class FrontDoor {
     }
 
     private void refuse(RoutingContext ctx) {
-        int retryAfter = admission.shedRetryAfterSeconds();
-        String body = new JsonObject(Problems.body(503, "SUBMISSIONS_OVERLOADED",
-                "Too many submissions right now; this request was not read. Retry after Retry-After seconds.", null))
-                .encode();
-        HttpServerResponse response = ctx.response().setStatusCode(503)
-                .putHeader("Content-Type", Problems.MEDIA_TYPE)
-                .putHeader("Retry-After", Integer.toString(retryAfter));
-        if (ctx.request().version() == HttpVersion.HTTP_2) {
-            response.end(body); // other streams share the connection
-            return;
-        }
-        // The unread body is not worth receiving, and a closed connection costs nothing while the client waits.
-        response.putHeader("Connection", "close");
-        response.end(body).onComplete(written -> ctx.request().connection().close());
+        BodyBudget.refuseUnread(ctx, "SUBMISSIONS_OVERLOADED",
+                "Too many submissions right now; this request was not read. Retry after Retry-After seconds.",
+                admission.shedRetryAfterSeconds());
     }
 
     /** Requests held right now (for tests and diagnosis). */

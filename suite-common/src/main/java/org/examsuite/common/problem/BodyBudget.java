@@ -63,16 +63,23 @@ public class BodyBudget {
     }
 
     private static void refuse(RoutingContext ctx) {
-        String body = new JsonObject(Problems.body(503, "SERVICE_UNAVAILABLE",
-                "Too many request bodies are arriving right now; this one was not read. Retry after Retry-After seconds.", null))
-                .encode();
+        refuseUnread(ctx, "SERVICE_UNAVAILABLE",
+                "Too many request bodies are arriving right now; this one was not read. Retry after Retry-After seconds.", 1);
+    }
+
+    /**
+     * Answers 503 + Retry-After to a request whose body was not read (and will not be): on
+     * HTTP/1.1 the connection is closed after the answer, since the unread body is not worth
+     * receiving; on HTTP/2 only the stream ends, as other streams share the connection.
+     */
+    public static void refuseUnread(RoutingContext ctx, String code, String detail, int retryAfterSeconds) {
+        String body = new JsonObject(Problems.body(503, code, detail, null)).encode();
         var response = ctx.response().setStatusCode(503).putHeader("Content-Type", Problems.MEDIA_TYPE)
-                .putHeader("Retry-After", "1");
+                .putHeader("Retry-After", Integer.toString(retryAfterSeconds));
         if (ctx.request().version() == HttpVersion.HTTP_2) {
-            response.end(body); // other streams share the connection
+            response.end(body);
             return;
         }
-        // The unread body is not worth receiving: the connection goes, the client sends again on a new one.
         response.putHeader("Connection", "close");
         response.end(body).onComplete(written -> ctx.request().connection().close());
     }
