@@ -11,10 +11,10 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.json.JsonNumber;
 import java.time.Clock;
 import java.time.Instant;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.examsuite.common.auth.TokenClaims;
 import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
@@ -92,10 +92,11 @@ public class LiveSocket implements SocketDoor.Endpoint {
                     if (identity == null || !(identity.getPrincipal() instanceof JsonWebToken jwt)) {
                         return door.reject(socket, UNAUTHORIZED);
                     }
-                    if (!sessionId.equals(claim(jwt, "sessionId"))) {
+                    if (!sessionId.equals(TokenClaims.string(jwt, "sessionId"))) {
                         return door.reject(socket, FORBIDDEN);
                     }
-                    long epoch = jwt.getClaim("deviceEpoch") instanceof JsonNumber n ? n.longValue() : -1;
+                    Long claimed = TokenClaims.whole(jwt, "deviceEpoch");
+                    long epoch = claimed == null ? -1 : claimed;
                     return sessions.require(sessionId).chain(row -> {
                         if (epoch < row.deviceEpoch()) {
                             return door.reject(socket, LiveHub.TAKEN_OVER);
@@ -118,13 +119,5 @@ public class LiveSocket implements SocketDoor.Endpoint {
         Instant now = clock.instant();
         return door.write(LiveHub.timeMessage(now, row.deadline(), row.remainingMs(now), row.status(), row.deviceEpoch(),
                 row.pausedAt(), row.paperId()));
-    }
-
-    private static String claim(JsonWebToken jwt, String name) {
-        Object value = jwt.getClaim(name);
-        if (value instanceof jakarta.json.JsonString string) {
-            return string.getString();
-        }
-        return value == null ? null : value.toString();
     }
 }

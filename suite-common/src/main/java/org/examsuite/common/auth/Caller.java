@@ -3,8 +3,6 @@ package org.examsuite.common.auth;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
-import jakarta.json.JsonString;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.problem.ApiException;
 
@@ -90,24 +88,16 @@ public class Caller {
 
     /**
      * A claim of the identity's token as a string, or null. The claims are read from the
-     * principal itself — the verifier's (JSON-P values), or the claims-only one of a token served
-     * from {@link VerifiedTokens} (plain values). An injected {@code JsonWebToken} would parse
-     * the token again for any principal but the verifier's own.
+     * principal itself — the verifier's, or the claims-only one of a token served from
+     * {@link VerifiedTokens}. An injected {@code JsonWebToken} would parse the token again for
+     * any principal but the verifier's own.
      */
     static String claimString(SecurityIdentity identity, String name) {
-        Object value = identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim(name) : null;
-        if (value instanceof JsonString string) {
-            return string.getString();
-        }
-        return value == null ? null : value.toString();
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.string(jwt, name) : null;
     }
 
     /** A numeric claim of the identity's token as a whole number, or null (see {@link #claimString(SecurityIdentity, String)}). */
     static Long claimLong(SecurityIdentity identity, String name) {
-        Object value = identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim(name) : null;
-        if (value instanceof JsonNumber number) {
-            return number.longValue();
-        }
-        return value instanceof Number number ? Long.valueOf(number.longValue()) : null;
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.whole(jwt, name) : null;
     }
 }

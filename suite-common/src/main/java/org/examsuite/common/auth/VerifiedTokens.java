@@ -116,7 +116,7 @@ public class VerifiedTokens {
      */
     public void remember(String token, SecurityIdentity identity) {
         if (maxEntries <= 0 || identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken jwt)
-                || jwt.getExpirationTime() <= 0 || jwt.containsClaim("scope") || !token.equals(jwt.getRawToken())) {
+                || jwt.getExpirationTime() <= 0 || TokenClaims.has(jwt, "scope") || !token.equals(jwt.getRawToken())) {
             return;
         }
         long expiresAtMs = jwt.getExpirationTime() * 1000;
@@ -148,7 +148,7 @@ public class VerifiedTokens {
             if (Claims.raw_token.name().equals(name)) {
                 continue;
             }
-            Object plain = plain(jwt.getClaim(name));
+            Object plain = plain(TokenClaims.get(jwt, name));
             if (plain == null) {
                 return null;
             }
