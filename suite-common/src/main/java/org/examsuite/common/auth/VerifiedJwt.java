@@ -12,7 +12,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * principal also keeps the parsed JSON, the claims' JSON-P values and the token text a second
  * time — about 4 KB a token, 40 MB for the 10,000 tokens of a deadline storm.
  * Custom claims come back as {@code String}/{@code Long}/{@code Boolean} instead of JSON-P
- * values; {@link Caller} reads both.
+ * values; {@link TokenClaims} reads both.
  */
 final class VerifiedJwt implements JsonWebToken {
     private final String name;
