@@ -25,7 +25,7 @@ public class DraftRepository {
             RETURNING exam_id, generation, version, late_changes, sealed_at""";
     // The newest answer per question is its highest stamp in the history (the session's rows
     // come from the unique stamp index, which leads with session_id).
-    private static final String ANSWERS = """
+    static final String ANSWERS = """
             SELECT DISTINCT ON (question_id) question_id, epoch, version, value FROM exam_answer.answer_history
             WHERE session_id = $1 ORDER BY question_id DESC, epoch DESC, version DESC""";
     private static final String UPSERT_DRAFTS = """
