@@ -99,14 +99,12 @@ SQL
       redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" --scan --pattern "$pattern" \
         | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL >/dev/null
     done
-    # Its sessions in the write-behind queue: a run with the write-behind off
-    # (EXAM_ANSWER_WRITE_BEHIND=false) leaves them there, for the next run to flush in vain.
-    if [ -s "$WORK/ids.txt" ]; then
-      for shard in $(seq 0 15); do # RedisKeys.writeBehindDirty: 16 shards
-        xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" ZREM "ans:{wb:$shard}:dirty" \
-          <"$WORK/ids.txt" >/dev/null
-      done
-    fi
+    # The write-behind log (RedisKeys.writeBehindLog, 16 shards) in its own db holds only its
+    # sessions' changes: a run with the write-behind off (EXAM_ANSWER_WRITE_BEHIND=false) leaves
+    # them there, for the next run to flush in vain.
+    for shard in $(seq 0 15); do
+      redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" DEL "ans:{wb:$shard}:log" >/dev/null
+    done
   fi
   if [ "${#REPLICATED_PIDS[@]}" -gt 0 ]; then kill "${REPLICATED_PIDS[@]}" 2>/dev/null || true; fi
   cp -f "$WORK/service.log" "$RESULTS/$STAMP-service.log" 2>/dev/null || true # kept beside the results

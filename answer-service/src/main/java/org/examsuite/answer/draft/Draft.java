@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * A session's draft as Redis holds it. {@code version} is the highest version ever applied;
- * {@code rev} counts the writes and {@code persistedRev} is the last one PostgreSQL confirmed;
+ * {@code rev} counts the writes ({@code persistedRev}: what an older release recorded as flushed, read by nothing);
  * {@code sealedAtMs} is 0 while the draft is open.
  */
 public record Draft(String sessionId, String examId, long generation, long version, long lateChanges, long rev,

@@ -6,7 +6,9 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
 import org.examsuite.answer.draft.AutosaveOutcome.Status;
@@ -21,12 +23,11 @@ public class DraftStore {
     private final LuaScript READ = LuaScript.of(DraftStore.class, "read.lua");
     private final LuaScript RESTORE = LuaScript.of(DraftStore.class, "restore.lua");
     private final LuaScript SEAL = LuaScript.of(DraftStore.class, "seal.lua");
-    private final LuaScript PERSISTED = LuaScript.of(DraftStore.class, "persisted.lua");
     private final LuaScript SUMMARY = LuaScript.of(DraftStore.class, "summary.lua");
 
     private final RedisScripts scripts;
-    /** Dirty marks this replica has seen applied in Redis: lets an idle write-behind skip asking (WriteBehind). */
-    private final AtomicLong dirtyMarks = new AtomicLong();
+    /** Autosaves this replica has logged for the write-behind: lets an idle flusher skip asking (WriteBehind). */
+    private final AtomicLong logged = new AtomicLong();
 
     @Inject
     DraftStore(RedisScripts scripts) {
@@ -38,27 +39,28 @@ public class DraftStore {
     }
 
     /**
-     * Applies the changes stamped (epoch, version) against the session's published state, and
-     * marks the draft dirty for the write-behind after the script, so that a flusher that claims
-     * the mark always reads what the script wrote. On one Redis both go in one pipeline (one
-     * round trip); in a Redis Cluster the mark's shard lives in another slot, so it is a second
-     * request once the script succeeded. Each write is confirmed by the configured Redis
-     * replicas before the outcome is reported, so an acknowledged change survives a failover.
-     * Runs on the bare Vert.x client, for the event-loop hot path ({@link AutosaveRoute}).
+     * Applies the changes stamped (epoch, version) against the session's published state, then
+     * appends what the script applied to the session's write-behind log (its shard's stream, in
+     * another slot: a second request, sent only once the script succeeded, so that nothing the
+     * script refused ever reaches PostgreSQL). A change the draft already held with this very
+     * stamp (a retry whose first reply was lost) is logged again: the log may have missed it.
+     * Each write is confirmed by the configured Redis replicas before the outcome is reported, so
+     * an acknowledged change survives a failover. Runs on the bare Vert.x client, for the
+     * event-loop hot path ({@link AutosaveRoute}).
      */
     public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
-        if (!scripts.isCluster()) {
-            return scripts.durably(
-                    List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)),
-                    () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes), markDirty(sessionId, nowMs)))
-                    .map(replies -> marked(outcome(Response.newInstance(replies.get(0)))));
-        }
-        return scripts.durably(List.of(autosaveCall(AUTOSAVE.evalshaHead(3), sessionId, nowMs, epoch, version, changes)),
-                () -> List.of(autosaveCall(AUTOSAVE.evalHead(3), sessionId, nowMs, epoch, version, changes)))
-                .map(replies -> outcome(Response.newInstance(replies.get(0))))
-                .compose(outcome -> outcome.status() == Status.OK
-                        ? scripts.durably(List.of(markDirty(sessionId, nowMs))).map(marked -> marked(outcome))
-                        : Future.succeededFuture(outcome));
+        return scripts.durably(List.of(autosaveCall(AUTOSAVE.evalshaHead(2), sessionId, nowMs, epoch, version, changes)),
+                () -> List.of(autosaveCall(AUTOSAVE.evalHead(2), sessionId, nowMs, epoch, version, changes)))
+                .compose(replies -> {
+                    Response reply = Response.newInstance(replies.get(0));
+                    AutosaveOutcome outcome = outcome(reply);
+                    if (outcome.status() != Status.OK) {
+                        return Future.succeededFuture(outcome);
+                    }
+                    io.vertx.redis.client.Request entry = logEntry(sessionId, epoch, version, changes, outcome, reply);
+                    return entry == null ? Future.succeededFuture(outcome)
+                            : scripts.durably(List.of(entry)).map(logged -> logged(outcome));
+                });
     }
 
     /** {@link #autosaveNow} for Mutiny callers. */
@@ -68,31 +70,53 @@ public class DraftStore {
 
     private static io.vertx.redis.client.Request autosaveCall(io.vertx.redis.client.Request head, String sessionId, long nowMs,
             long epoch, long version, List<Change> changes) {
-        head.arg(RedisKeys.sessionState(sessionId)).arg(RedisKeys.draft(sessionId)).arg(RedisKeys.pending(sessionId))
-                .arg(nowMs).arg(epoch).arg(version);
+        head.arg(RedisKeys.sessionState(sessionId)).arg(RedisKeys.draft(sessionId)).arg(nowMs).arg(epoch).arg(version);
         for (Change change : changes) {
             head.arg(change.questionId()).arg(change.json());
         }
         return head;
     }
 
-    private AutosaveOutcome marked(AutosaveOutcome outcome) {
-        dirtyMarks.incrementAndGet();
+    /**
+     * The XADD of one autosave's applied changes (and those it held with the same stamp) to the
+     * session's write-behind log, or null when there are none. The entry's fields are
+     * {@link LoggedChanges}' format.
+     */
+    private static io.vertx.redis.client.Request logEntry(String sessionId, long epoch, long version, List<Change> changes,
+            AutosaveOutcome outcome, Response reply) {
+        Response same = reply.size() > 7 ? reply.get(7) : null;
+        if (outcome.applied().isEmpty() && (same == null || same.size() == 0)) {
+            return null;
+        }
+        Map<String, byte[]> values = new LinkedHashMap<>();
+        for (Change change : changes) {
+            values.putIfAbsent(change.questionId(), change.json()); // the first of a question named twice is the one applied
+        }
+        io.vertx.redis.client.Request xadd = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.XADD)
+                .arg(RedisKeys.writeBehindLog(RedisKeys.writeBehindShard(sessionId))).arg("*");
+        LoggedChanges.head(xadd, sessionId, reply.get(5).toString(), outcome.generation(), outcome.version(),
+                Long.parseLong(reply.get(6).toString()), epoch, version);
+        for (String questionId : outcome.applied()) {
+            LoggedChanges.change(xadd, questionId, values.get(questionId));
+        }
+        for (int i = 0; same != null && i + 1 < same.size(); i += 2) {
+            LoggedChanges.change(xadd, same.get(i).toString(), same.get(i + 1).toBytes());
+        }
+        return xadd;
+    }
+
+    private AutosaveOutcome logged(AutosaveOutcome outcome) {
+        logged.incrementAndGet();
         return outcome;
     }
 
     /**
-     * How many dirty marks this replica has had applied so far. A flusher that read this before
-     * claiming, and finds it unchanged after, knows this replica marked nothing its claim missed.
+     * How many autosaves this replica has logged for the write-behind so far. A flusher that read
+     * this before asking Redis for work, and finds it unchanged after, knows this replica logged
+     * nothing its read missed.
      */
-    public long dirtyMarks() {
-        return dirtyMarks.get();
-    }
-
-    /** ZADD NX into the session's write-behind shard: keeps the earliest dirty time while the draft waits. */
-    static io.vertx.redis.client.Request markDirty(String sessionId, long nowMs) {
-        return io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.ZADD)
-                .arg(RedisKeys.writeBehindDirty(RedisKeys.writeBehindShard(sessionId))).arg("NX").arg(nowMs).arg(sessionId);
+    public long logged() {
+        return logged.get();
     }
 
     private static AutosaveOutcome outcome(Response reply) {
@@ -118,30 +142,8 @@ public class DraftStore {
 
     /** The draft, or null when Redis has none. */
     public Uni<Draft> read(String sessionId) {
-        return scripts.run(READ, List.of(RedisKeys.draft(sessionId)), List.of("all"))
+        return scripts.run(READ, List.of(RedisKeys.draft(sessionId)), List.of())
                 .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
-    }
-
-    /** The draft with only the answers written since PostgreSQL last confirmed; null when none. */
-    public Uni<Draft> readUnpersisted(String sessionId) {
-        return scripts.run(READ, List.of(RedisKeys.draft(sessionId), RedisKeys.pending(sessionId)), List.of("unpersisted"))
-                .map(reply -> Draft.fromHash(sessionId, RedisScripts.strings(reply)));
-    }
-
-    /**
-     * {@link #readUnpersisted(String)} of many sessions in one pipelined round trip (the
-     * write-behind's batch); the drafts in the order of {@code sessionIds}, null where Redis has none.
-     */
-    public Uni<List<Draft>> readUnpersisted(List<String> sessionIds) {
-        List<LuaScript.Call> calls = new ArrayList<>(sessionIds.size());
-        sessionIds.forEach(id -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(id), RedisKeys.pending(id)), List.of("unpersisted"))));
-        return scripts.runEach(READ, calls).map(replies -> {
-            List<Draft> drafts = new ArrayList<>(replies.size());
-            for (int i = 0; i < replies.size(); i++) {
-                drafts.add(Draft.fromHash(sessionIds.get(i), RedisScripts.strings(replies.get(i))));
-            }
-            return drafts;
-        });
     }
 
     /** What the roster shows of a draft: answered questions and when a change was last applied (null: not known). */
@@ -201,20 +203,6 @@ public class DraftStore {
             args.add(answer.questionId());
             args.add(new StampedAnswer(answer.questionId(), answer.epoch(), answer.version(), 0, answer.json()).encode());
         }
-        return scripts.run(RESTORE, List.of(RedisKeys.draft(draft.sessionId()), RedisKeys.pending(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
-    }
-
-    /** Records that PostgreSQL holds the draft up to its revision {@code rev} (of that generation). */
-    public Uni<Void> markPersisted(Draft flushed) {
-        return scripts.run(PERSISTED, List.of(RedisKeys.draft(flushed.sessionId()), RedisKeys.pending(flushed.sessionId())),
-                List.of(Long.toString(flushed.rev()), Long.toString(flushed.generation()))).replaceWithVoid();
-    }
-
-    /** {@link #markPersisted(Draft)} of many drafts in one pipelined round trip. */
-    public Uni<Void> markPersisted(List<Draft> flushed) {
-        List<LuaScript.Call> calls = new ArrayList<>(flushed.size());
-        flushed.forEach(d -> calls.add(new LuaScript.Call(List.of(RedisKeys.draft(d.sessionId()), RedisKeys.pending(d.sessionId())),
-                List.of(Long.toString(d.rev()), Long.toString(d.generation())))));
-        return scripts.runEach(PERSISTED, calls).replaceWithVoid();
+        return scripts.run(RESTORE, List.of(RedisKeys.draft(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
     }
 }

@@ -2,8 +2,7 @@ package org.examsuite.answer.draft;
 
 /**
  * One question's held answer: its JSON value ({@code "null"} for a stamped clear) and the
- * stamp (device epoch, version) that wrote it. {@code rev} is the draft revision of the write,
- * used by the write-behind to send only what PostgreSQL does not have yet.
+ * stamp (device epoch, version) that wrote it. {@code rev} is the draft revision of the write.
  */
 public record StampedAnswer(String questionId, long epoch, long version, long rev, String json) {
 

@@ -1,16 +1,17 @@
 -- Delta autosave: one atomic step per request (docs/api.md §3.3).
 -- KEYS[1] ses:{<sessionId>}:state  (published by session-service, read-only here)
--- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, prev, pset, exam, sealed, n, at, a:<questionId>;
+-- KEYS[2] ans:{<sessionId>}:draft  (hash: gen, ver, late, rev, exam, sealed, n, at, a:<questionId>;
 --         n: the questions answered (value not null; not '~review'), at: when a change was last applied (ms) —
 --         the summary the roster asks for, kept here so that reading it costs no scan)
--- KEYS[3] ans:{<sessionId>}:pending (hash: questionId -> rev of its last write not yet known to be in
---         PostgreSQL, so the write-behind reads only those answers; see read.lua, persisted.lua)
 -- ARGV[1] now (epoch ms)  ARGV[2] device epoch  ARGV[3] version
 -- ARGV[4..] questionId, JSON value (pairs)
 -- An answer field holds "<epoch>:<version>:<rev>:<json>". Versions stay strings when
 -- stored: Lua's tostring would print 2^53-1 in exponent form; tonumber is exact below 2^53.
 -- Few redis.call()s per request (each costs Redis CPU on the hot path): one HMGET for the
--- draft's metadata and every answer named, one HSET for the draft and one for the pending hash.
+-- draft's metadata and every answer named, one HSET for the draft.
+-- Reply: {'OK', gen, ver, applied, stale, exam, late, same}: 'same' pairs questionId, value for
+-- changes the draft already holds with this very stamp (a retry whose first reply was lost), so
+-- that the caller logs them for the write-behind again (DraftStore: it logs only after this reply).
 local function chunked(command, key, items)
   local out = {}
   for first = 1, #items, 1000 do -- unpack() is bounded; a request may name thousands of questions
@@ -25,7 +26,7 @@ local state = redis.call('HMGET', KEYS[1], 'epoch', 'deadline', 'graceMs', 'stat
 if not state[1] then
   return {'NO_STATE'}
 end
-local fields = {'gen', 'ver', 'sealed', 'rev', 'pset', 'n'}
+local fields = {'gen', 'ver', 'sealed', 'rev', 'exam', 'n', 'late'}
 for i = 4, #ARGV, 2 do
   fields[#fields + 1] = 'a:' .. ARGV[i]
 end
@@ -68,12 +69,12 @@ if not n then
     end
   end
 end
-local applied, stale = {}, {}
-local draftWrites, pendingWrites = {}, {}
+local applied, stale, same = {}, {}, {}
+local draftWrites = {}
 local written = {} -- a question named twice: the second sees what the first wrote
 for i = 4, #ARGV, 2 do
   local field = 'a:' .. ARGV[i]
-  local held = written[field] or meta[6 + (i - 2) / 2]
+  local held = written[field] or meta[7 + (i - 2) / 2]
   local newer = true
   if held then
     local he, hv = string.match(held, '^(%d+):(%d+):')
@@ -81,6 +82,10 @@ for i = 4, #ARGV, 2 do
     newer = epoch > heldEpoch or (epoch == heldEpoch and version > tonumber(hv))
     if not newer then
       stale[#stale + 1] = {ARGV[i], hv}
+      if epoch == heldEpoch and version == tonumber(hv) then
+        same[#same + 1] = ARGV[i]
+        same[#same + 1] = string.match(held, '^%d+:%d+:%d+:(.*)$')
+      end
     end
   end
   if newer then
@@ -96,12 +101,11 @@ for i = 4, #ARGV, 2 do
     written[field] = value
     draftWrites[#draftWrites + 1] = field
     draftWrites[#draftWrites + 1] = value
-    pendingWrites[#pendingWrites + 1] = ARGV[i]
-    pendingWrites[#pendingWrites + 1] = rev
     applied[#applied + 1] = ARGV[i]
   end
 end
 local ver = meta[2] or '0'
+local late = tonumber(meta[7] or '0') or 0
 if #applied > 0 then
   draftWrites[#draftWrites + 1] = 'rev'
   draftWrites[#draftWrites + 1] = rev
@@ -109,26 +113,21 @@ if #applied > 0 then
   draftWrites[#draftWrites + 1] = n
   draftWrites[#draftWrites + 1] = 'at'
   draftWrites[#draftWrites + 1] = ARGV[1]
-  if not meta[5] then
-    -- pset: the first revision recorded in the pending hash; revisions before it (a draft
-    -- written by an older release) are found by read.lua's full scan
-    draftWrites[#draftWrites + 1] = 'pset'
-    draftWrites[#draftWrites + 1] = rev
-  end
   if version > tonumber(ver) then
     ver = ARGV[3]
     draftWrites[#draftWrites + 1] = 'ver'
     draftWrites[#draftWrites + 1] = ver
   end
-  chunked('HSET', KEYS[2], draftWrites)
-  chunked('HSET', KEYS[3], pendingWrites)
   if not paused and now > deadline then
-    redis.call('HINCRBY', KEYS[2], 'late', #applied)
+    late = late + #applied
+    draftWrites[#draftWrites + 1] = 'late'
+    draftWrites[#draftWrites + 1] = late
   end
+  chunked('HSET', KEYS[2], draftWrites)
 else
   -- Nothing applied: write all the same, so that a WAIT after this call also covers the writes
   -- that made these changes stale (replication is one ordered stream: a replica that has this
   -- write has every earlier one), before 'stale' is acknowledged as "the server holds it".
   redis.call('HSET', KEYS[2], 'seen', ARGV[1])
 end
-return {'OK', meta[1], ver, applied, stale}
+return {'OK', meta[1], ver, applied, stale, meta[5] or '', tostring(late), same}

@@ -1,13 +1,11 @@
 -- Writes a draft restored from PostgreSQL, unless one exists (another request restored it first).
--- KEYS[1] ans:{<sessionId>}:draft   KEYS[2] ans:{<sessionId>}:pending (revisions of a lost draft: dropped)
+-- KEYS[1] ans:{<sessionId>}:draft
 -- ARGV[1] gen  ARGV[2] ver  ARGV[3] late  ARGV[4] examId  ARGV[5] sealed ('' = open)
 -- ARGV[6..] questionId, "<epoch>:<version>:0:<json>" (pairs)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-redis.call('DEL', KEYS[2])
-redis.call('HSET', KEYS[1], 'gen', ARGV[1], 'ver', ARGV[2], 'late', ARGV[3], 'exam', ARGV[4], 'rev', '0', 'prev', '0',
-  'pset', '1')
+redis.call('HSET', KEYS[1], 'gen', ARGV[1], 'ver', ARGV[2], 'late', ARGV[3], 'exam', ARGV[4], 'rev', '0')
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
 end

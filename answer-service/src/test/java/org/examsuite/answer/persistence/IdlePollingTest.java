@@ -12,11 +12,11 @@ class IdlePollingTest {
     @Test
     void aLoopAsksAtEveryTickUntilAClaimFindsNothing() {
         assertTrue(polling.due(0, 0), "a new loop asks");
-        polling.claiming(0, 0);
-        polling.claimed(true);
+        polling.reading(0, 0);
+        polling.found(true);
         assertTrue(polling.due(100, 0), "work found: ask again at the next tick");
-        polling.claiming(100, 0);
-        polling.claimed(false);
+        polling.reading(100, 0);
+        polling.found(false);
         assertFalse(polling.due(200, 0), "nothing found and nothing marked since: wait");
         assertFalse(polling.due(1099, 0));
         assertTrue(polling.due(1100, 0), "the idle interval ran out: ask for what only Redis knows of");
@@ -24,20 +24,20 @@ class IdlePollingTest {
 
     @Test
     void aMarkAppliedAfterTheClaimWasSentIsAskedForAtTheNextTick() {
-        polling.claiming(0, 5);
-        polling.claimed(false);
+        polling.reading(0, 5);
+        polling.found(false);
         assertFalse(polling.due(100, 5));
         // A mark that completed while the empty claim was in flight may have reached Redis after it.
         assertTrue(polling.due(100, 6), "this replica marked a draft dirty since the claim was sent");
-        polling.claiming(100, 6);
-        polling.claimed(false);
+        polling.reading(100, 6);
+        polling.found(false);
         assertFalse(polling.due(200, 6));
     }
 
     @Test
     void aFailedRoundIsTriedAgainWhateverWasMarked() {
-        polling.claiming(0, 3);
-        polling.claimed(true); // WriteBehind reports a failure as work
+        polling.reading(0, 3);
+        polling.found(true); // WriteBehind reports a failure as work
         assertTrue(polling.due(100, 3));
     }
 }

@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -19,7 +20,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,13 +27,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.answer.draft.Draft;
 import org.examsuite.answer.draft.DraftStore;
+import org.examsuite.answer.draft.LoggedChanges;
 import org.examsuite.answer.draft.StampedAnswer;
 import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
+import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.testing.TestKeys;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +50,7 @@ class WriteBehindTest {
     @Inject
     WriteBehind writeBehind;
     @Inject
-    WriteBehindQueue queue;
+    WriteBehindLog log;
     @Inject
     DraftStore store;
     @Inject
@@ -58,10 +59,6 @@ class WriteBehindTest {
     Pool pool;
     @Inject
     SharedRedisDataSource redis;
-    @Inject
-    Clock clock;
-    @ConfigProperty(name = "exam.answer.write-behind.lease")
-    Duration lease;
 
     @AfterEach
     void cleanUp() {
@@ -87,8 +84,11 @@ class WriteBehindTest {
             s.patch(change(++version, "q1", "\"4\"")).statusCode(200);
             s.patch(change(++version, "q6", "null")).statusCode(200);
         }
-        // A flusher that claims work and dies: its claims expire and are taken again.
-        queue.claim(clock.millis() - 2 * lease.toMillis(), lease.toMillis(), 3).await().indefinitely();
+        // A flusher that takes entries and dies: they stay pending under its name until another
+        // replica's flusher claims them after the lease.
+        for (int shard = 0; shard < RedisKeys.SHARDS; shard++) {
+            log.read(shard, "crashed-flusher", 3, false).await().indefinitely();
+        }
         for (TestSession s : sessions) {
             s.patch(change(++version, "q3", "true")).statusCode(200);
         }
@@ -100,9 +100,10 @@ class WriteBehindTest {
         TestSession first = sessions.get(0);
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/answers/" + first.sessionId() + "/history").then()
                 .statusCode(200).body("sessionId", equalTo(first.sessionId()))
-                .body("entries.questionId", contains("q4", "q6", "q1", "q3", "q6"))
-                .body("entries[0].version", equalTo(3)).body("entries[0].value", equalTo("q4-3"))
-                .body("entries[4].value", equalTo(null)).body("entries[0].generation", equalTo(1));
+                .body("entries.questionId", containsInAnyOrder("q4", "q6", "q1", "q3", "q6"))
+                .body("entries[0].questionId", equalTo("q4")).body("entries[0].version", equalTo(3))
+                .body("entries[0].value", equalTo("q4-3")).body("entries[0].generation", equalTo(1))
+                .body("entries.findAll { it.questionId == 'q6' }.value", containsInAnyOrder("q6-2", null));
         given().get("/q/metrics").then().body(containsString("exam_answer_persist_lag_seconds_count"))
                 .body(containsString("exam_answer_persist_lag_seconds_bucket"));
     }
@@ -147,50 +148,136 @@ class WriteBehindTest {
     }
 
     @Test
-    void twoReplicasClaimEveryShardWithoutSharingADraftAndTogetherFlushThemAll() {
+    void twoFlushersShareTheLogWithoutSharingAnEntryAndTogetherFlushItAll() {
         fixtures.pauseWriteBehind();
         List<TestSession> sessions = new ArrayList<>();
-        for (int i = 0; i < 40; i++) { // over every shard (16), several drafts in most
+        for (int i = 0; i < 40; i++) { // over every shard (16), several sessions in most
             TestSession s = fixtures.session();
             s.patch(change(1, "q4", "\"v-" + i + "\"")).statusCode(200);
             sessions.add(s);
         }
         Set<String> mine = new HashSet<>();
         sessions.forEach(s -> mine.add(s.sessionId()));
-        // Two replicas claim side by side, small batches, until nothing is left: no draft twice.
-        List<WriteBehindQueue.Claim> byA = new ArrayList<>();
-        List<WriteBehindQueue.Claim> byB = new ArrayList<>();
+        // Two replicas' flushers read side by side, one entry at a time, until nothing is left: no entry twice.
+        Set<String> byA = new HashSet<>();
+        Set<String> byB = new HashSet<>();
+        Set<String> sessionsRead = new HashSet<>();
         for (int round = 0; round < 40; round++) {
-            var a = queue.claim(clock.millis(), lease.toMillis(), 1).subscribeAsCompletionStage();
-            var b = queue.claim(clock.millis(), lease.toMillis(), 1).subscribeAsCompletionStage();
-            byA.addAll(a.join().claims());
-            byB.addAll(b.join().claims());
-        }
-        Set<String> claimedByA = new HashSet<>();
-        byA.forEach(c -> claimedByA.add(c.sessionId()));
-        Set<String> both = new HashSet<>();
-        byB.forEach(c -> {
-            if (claimedByA.contains(c.sessionId())) {
-                both.add(c.sessionId());
+            for (int shard = 0; shard < RedisKeys.SHARDS; shard++) {
+                var a = log.read(shard, "replica-a", 1, false).subscribeAsCompletionStage();
+                var b = log.read(shard, "replica-b", 1, false).subscribeAsCompletionStage();
+                a.join().entries().forEach(e -> {
+                    byA.add(e.id());
+                    sessionsRead.add(e.sessionId());
+                });
+                b.join().entries().forEach(e -> {
+                    byB.add(e.id());
+                    sessionsRead.add(e.sessionId());
+                });
             }
-        });
-        assertEquals(Set.of(), both, "drafts claimed by both replicas");
-        Set<String> claimed = new HashSet<>(claimedByA);
-        byB.forEach(c -> claimed.add(c.sessionId()));
-        assertTrue(claimed.containsAll(mine), "every dirty draft was claimed by one of them");
-        // Given back, then flushed by two replicas' rounds at once: every answer reaches PostgreSQL.
-        queue.release(byA).await().indefinitely();
-        queue.release(byB).await().indefinitely();
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-            var a = writeBehind.flushOnce().subscribeAsCompletionStage();
-            var b = writeBehind.flushOnce().subscribeAsCompletionStage();
-            a.join();
-            b.join();
-            return sessions.stream().allMatch(s -> storedStamps(s).size() == 1);
-        });
+        }
+        Set<String> both = new HashSet<>(byA);
+        both.retainAll(byB);
+        assertEquals(Set.of(), both, "entries delivered to both flushers");
+        assertTrue(sessionsRead.containsAll(mine), "every session's entry was delivered to one of them");
+        // Each flusher then finishes what was delivered to it, side by side: every answer reaches PostgreSQL.
+        var a = writeBehind.flushOnce("replica-a").subscribeAsCompletionStage();
+        var b = writeBehind.flushOnce("replica-b").subscribeAsCompletionStage();
+        assertTrue(a.join() + b.join() >= mine.size());
         for (int i = 0; i < sessions.size(); i++) {
             assertEquals("1:1:\"v-" + i + "\"", storedStamps(sessions.get(i)).get("q4"));
         }
+    }
+
+    @Test
+    void onlyWhatTheScriptAppliedIsLoggedAndARetryWhoseReplyWasLostIsLoggedAgain() {
+        fixtures.pauseWriteBehind();
+        TestSession s = fixtures.session();
+        s.patch(change(5, "q4", "\"kept\"")).statusCode(200);
+        assertEquals(List.of("q4:\"kept\""), logged(s));
+        s.patch(change(4, "q4", "\"older\"")).statusCode(200).body("stale[0].heldVersion", equalTo(5));
+        assertEquals(List.of("q4:\"kept\""), logged(s), "a stale change is not logged");
+        // The entry lost as if the replica died between the script and the log: the client's retry
+        // of the same stamp is stale against the draft, and logged again with the value held.
+        deleteLogged(s);
+        s.patch(change(5, "q4", "\"kept\"")).statusCode(200).body("applied", hasSize(0));
+        assertEquals(List.of("q4:\"kept\""), logged(s));
+        writeBehind.flushOnce().await().indefinitely();
+        assertEquals(Map.of("q4", "1:5:\"kept\""), storedStamps(s));
+        assertEquals(List.of(), logged(s), "done entries are deleted from the log");
+    }
+
+    @Test
+    void consumersOfFlushersThatAreGoneAreForgottenUnlessTheyHoldEntries() {
+        fixtures.pauseWriteBehind();
+        TestSession s = fixtures.session();
+        s.patch(change(1, "q4", "\"first\"")).statusCode(200);
+        int shard = RedisKeys.writeBehindShard(s.sessionId());
+        // "done-one" takes the shard's entries and finishes them (Redis names a consumer when it first gets entries)
+        while (!log.read(shard, "done-one", 100, false).await().indefinitely().entries().isEmpty()) {
+            writeBehind.flushOnce("done-one").await().indefinitely();
+        }
+        writeBehind.flushOnce("done-one").await().indefinitely();
+        s.patch(change(2, "q4", "\"second\"")).statusCode(200);
+        while (!log.read(shard, "holder", 100, false).await().indefinitely().entries().isEmpty()) {
+            // "holder" takes the new entry and dies with it
+        }
+        List<String> gone = log.forgetGone(shard, 0).await().indefinitely();
+        assertTrue(gone.contains("done-one"), gone.toString());
+        assertFalse(gone.contains("holder"), "a consumer with pending entries stays until they are claimed");
+        writeBehind.flushOnce("holder").await().indefinitely();
+        assertEquals(Map.of("q4", "1:2:\"second\""), storedStamps(s));
+    }
+
+    @Test
+    void aBatchWritesTheHighestStampOfEachQuestionAndOneRowPerSession() {
+        List<Draft> drafts = WriteBehind.drafts(List.of(
+                entry("1-0", "s-a", 1, 3, 1, 3, "q4", "\"three\""),
+                entry("2-0", "s-b", 1, 1, 1, 1, "q4", "\"b\""),
+                entry("3-0", "s-a", 1, 3, 1, 2, "q4", "\"two\""),
+                entry("4-0", "s-a", 2, 4, 1, 4, "q6", "\"four\"")));
+        assertEquals(2, drafts.size());
+        Draft a = drafts.get(0);
+        assertEquals("s-a", a.sessionId());
+        assertEquals(2, a.generation());
+        assertEquals(4, a.version());
+        assertEquals("\"three\"", a.answers().get("q4").json());
+        assertEquals("\"four\"", a.answers().get("q6").json());
+        assertEquals("\"b\"", drafts.get(1).answers().get("q4").json());
+    }
+
+    private static LoggedChanges entry(String id, String sessionId, long generation, long draftVersion, long epoch, long version,
+            String questionId, String json) {
+        return new LoggedChanges(id, sessionId, "exam", generation, draftVersion, 0, epoch, version,
+                List.of(new StampedAnswer(questionId, epoch, version, 0, json)));
+    }
+
+    /** The session's changes in its shard's log, as "question:value". */
+    private List<String> logged(TestSession s) {
+        List<String> out = new ArrayList<>();
+        for (LoggedChanges e : logEntries(s)) {
+            e.answers().forEach(a -> out.add(a.questionId() + ":" + a.json()));
+        }
+        return out;
+    }
+
+    private void deleteLogged(TestSession s) {
+        String key = RedisKeys.writeBehindLog(RedisKeys.writeBehindShard(s.sessionId()));
+        logEntries(s).forEach(e -> redis.execute("XDEL", key, e.id()));
+    }
+
+    private List<LoggedChanges> logEntries(TestSession s) {
+        String key = RedisKeys.writeBehindLog(RedisKeys.writeBehindShard(s.sessionId()));
+        List<LoggedChanges> out = new ArrayList<>();
+        for (var entry : redis.execute("XRANGE", key, "-", "+")) {
+            List<String> fields = new ArrayList<>();
+            entry.get(1).forEach(f -> fields.add(f.toString()));
+            LoggedChanges parsed = LoggedChanges.parse(entry.get(0).toString(), fields);
+            if (parsed != null && s.sessionId().equals(parsed.sessionId())) {
+                out.add(parsed);
+            }
+        }
+        return out;
     }
 
     @Test
@@ -210,63 +297,6 @@ class WriteBehindTest {
         fixtures.loseDraft(s);
         s.draft().statusCode(200).body("answers.q4.value", equalTo("new")).body("answers.q4.version", equalTo(8));
         assertFalse(fixtures.draftInRedis(new TestSession("s-none", "e", "c")));
-    }
-
-    @Test
-    void aFlushOfTheOldGenerationDoesNotCoverChangesOfTheRebuiltDraft() {
-        fixtures.pauseWriteBehind();
-        TestSession s = fixtures.session();
-        s.patch(change(1, "q4", "\"before\"")).statusCode(200);
-        Draft flushedBeforeTheLoss = store.readUnpersisted(s.sessionId()).await().indefinitely();
-        fixtures.loseDraft(s);
-        s.patch(change(2, "q6", "\"after\"")).statusCode(200).body("generation", equalTo(2));
-        store.markPersisted(flushedBeforeTheLoss).await().indefinitely();
-        Draft pending = store.readUnpersisted(s.sessionId()).await().indefinitely();
-        assertEquals(Set.of("q6"), pending.answers().keySet());
-    }
-
-    @Test
-    void aBatchReadsAndMarksEverySessionInOnePipelineAndSkipsALostDraft() {
-        fixtures.pauseWriteBehind();
-        TestSession a = fixtures.session();
-        TestSession lost = fixtures.session();
-        TestSession b = fixtures.session();
-        a.patch(change(1, "q4", "\"a\"")).statusCode(200);
-        lost.patch(change(1, "q4", "\"lost\"")).statusCode(200);
-        b.patch(change(2, "q6", "\"b\"")).statusCode(200);
-        fixtures.loseDraft(lost);
-        List<Draft> read = store.readUnpersisted(List.of(a.sessionId(), lost.sessionId(), b.sessionId()))
-                .await().indefinitely();
-        assertEquals(3, read.size());
-        assertEquals(Set.of("q4"), read.get(0).answers().keySet());
-        assertNull(read.get(1));
-        assertEquals(Set.of("q6"), read.get(2).answers().keySet());
-        store.markPersisted(List.of(read.get(0), read.get(2))).await().indefinitely();
-        List<Draft> after = store.readUnpersisted(List.of(a.sessionId(), b.sessionId())).await().indefinitely();
-        assertEquals(Set.of(), after.get(0).answers().keySet());
-        assertEquals(Set.of(), after.get(1).answers().keySet());
-        assertFalse(fixtures.draftInRedis(lost)); // marking never recreates a lost draft
-    }
-
-    @Test
-    void onlyPendingAnswersAreReadAndADraftFromBeforeThePendingHashIsReadWhole() {
-        fixtures.pauseWriteBehind();
-        TestSession s = fixtures.session();
-        s.patch(change(1, "q4", "\"a\"")).statusCode(200);
-        s.patch(change(2, "q6", "\"b\"")).statusCode(200);
-        Draft first = store.readUnpersisted(s.sessionId()).await().indefinitely();
-        assertEquals(Set.of("q4", "q6"), first.answers().keySet());
-        store.markPersisted(first).await().indefinitely();
-        s.patch(change(3, "q6", "\"c\"")).statusCode(200);
-        assertEquals(Set.of("q6"), store.readUnpersisted(s.sessionId()).await().indefinitely().answers().keySet());
-        // As an older release left a draft: answers written, no pending hash and no 'pset'.
-        redis.key().del("ans:{" + s.sessionId() + "}:pending");
-        redis.hash(String.class).hdel("ans:{" + s.sessionId() + "}:draft", "pset");
-        s.patch(change(4, "q1", "\"4\"")).statusCode(200);
-        Draft whole = store.readUnpersisted(s.sessionId()).await().indefinitely();
-        assertEquals(Set.of("q6", "q1"), whole.answers().keySet());
-        store.markPersisted(whole).await().indefinitely();
-        assertEquals(Set.of(), store.readUnpersisted(s.sessionId()).await().indefinitely().answers().keySet());
     }
 
     @Test

@@ -74,7 +74,6 @@ public class Fixtures {
         redis.hash(String.class).hset(key, state(session, epoch, deadlineMs, graceMs, status));
         created.add(key);
         created.add(RedisKeys.draft(session.sessionId()));
-        created.add(RedisKeys.pending(session.sessionId()));
     }
 
     /** Stages the state for the session-service stub to publish when asked (and only then). */
@@ -84,7 +83,6 @@ public class Fixtures {
         created.add(key);
         created.add(RedisKeys.sessionState(session.sessionId()));
         created.add(RedisKeys.draft(session.sessionId()));
-        created.add(RedisKeys.pending(session.sessionId()));
     }
 
     public void stageQuestionsForRepublish(String examId) {
@@ -106,7 +104,7 @@ public class Fixtures {
 
     /** What a Redis restart without persistence does to this session: its draft is gone. */
     public void loseDraft(TestSession session) {
-        redis.key().del(RedisKeys.draft(session.sessionId()), RedisKeys.pending(session.sessionId()));
+        redis.key().del(RedisKeys.draft(session.sessionId()));
     }
 
     public boolean draftInRedis(TestSession session) {

@@ -100,25 +100,22 @@ public final class RedisKeys {
         return "ans:{" + sessionId + "}:draft";
     }
 
-    /** The questions whose last write PostgreSQL may not have yet (autosave.lua, read.lua, persisted.lua). */
-    public static String pending(String sessionId) {
-        return "ans:{" + sessionId + "}:pending";
-    }
-
     /** The write-behind shard of a session: 0 … {@link #SHARDS} − 1, the same on every replica. */
     public static int writeBehindShard(String sessionId) {
         return Math.floorMod(sessionId.hashCode(), SHARDS);
     }
 
-    /** Dirty drafts of one shard: a zset sessionId → when it first became dirty (ms). */
-    public static String writeBehindDirty(int shard) {
-        return "ans:{wb:" + shard + "}:dirty";
+    /**
+     * The write-behind log of one shard: a stream of the changes autosaves applied, one entry per
+     * autosave, read by the flushers' consumer group {@link #WRITE_BEHIND_GROUP} and deleted once
+     * PostgreSQL holds them.
+     */
+    public static String writeBehindLog(int shard) {
+        return "ans:{wb:" + shard + "}:log";
     }
 
-    /** Claimed drafts of one shard: a zset "<since>|<sessionId>" → lease expiry (ms). */
-    public static String writeBehindInflight(int shard) {
-        return "ans:{wb:" + shard + "}:inflight";
-    }
+    /** The consumer group of every answer-service replica's flushers on {@link #writeBehindLog(int)}. */
+    public static final String WRITE_BEHIND_GROUP = "flushers";
 
     // --- submission-service.
 
