@@ -206,7 +206,8 @@ public class WriteBehind {
 
     /**
      * Reads a batch spread over the shards — the loop's own pending entries after a failure,
-     * else new ones, and once per half lease what crashed flushers left — then flushes it.
+     * else new ones, and once per half lease what crashed flushers left (each round while they
+     * left more) — then flushes it. With {@code reclaim} the batches alternate: read, reclaimed.
      */
     private Uni<Read> round(Loop loop) {
         int perShard = Math.max(1, (batchSize + RedisKeys.SHARDS - 1) / RedisKeys.SHARDS);
@@ -224,6 +225,11 @@ public class WriteBehind {
             }
         }
         return Uni.join().all(reads).andCollectFailures().chain(batches -> {
+            for (int i = 1; reclaim && i < batches.size(); i += 2) {
+                if (batches.get(i).entries().size() >= perShard) {
+                    reclaimedAtMs = 0; // a crashed flusher left more than one batch: claim again next round
+                }
+            }
             int entries = batches.stream().mapToInt(b -> b.entries().size()).sum();
             boolean backlog = batches.stream().anyMatch(b -> b.entries().size() >= perShard);
             return entries == 0 ? Uni.createFrom().item(new Read(0, false))
