@@ -6,11 +6,10 @@ import java.util.Map;
 
 /**
  * A session's draft as Redis holds it. {@code version} is the highest version ever applied;
- * {@code rev} counts the writes ({@code persistedRev}: what an older release recorded as flushed, read by nothing);
  * {@code sealedAtMs} is 0 while the draft is open.
  */
-public record Draft(String sessionId, String examId, long generation, long version, long lateChanges, long rev,
-        long persistedRev, long sealedAtMs, Map<String, StampedAnswer> answers) {
+public record Draft(String sessionId, String examId, long generation, long version, long lateChanges, long sealedAtMs,
+        Map<String, StampedAnswer> answers) {
 
     public boolean sealed() {
         return sealedAtMs > 0;
@@ -36,7 +35,7 @@ public record Draft(String sessionId, String examId, long generation, long versi
             return null;
         }
         return new Draft(sessionId, meta.getOrDefault("exam", ""), number(meta, "gen"), number(meta, "ver"),
-                number(meta, "late"), number(meta, "rev"), number(meta, "prev"), number(meta, "sealed"), answers);
+                number(meta, "late"), number(meta, "sealed"), answers);
     }
 
     private static long number(Map<String, String> meta, String field) {

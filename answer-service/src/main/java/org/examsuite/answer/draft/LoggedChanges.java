@@ -27,7 +27,12 @@ public record LoggedChanges(String id, String sessionId, String examId, long gen
 
     /** The milliseconds part of the entry's id: when Redis logged it. */
     public long loggedAtMs() {
-        return Long.parseLong(id.substring(0, id.indexOf('-')));
+        return millisOf(id);
+    }
+
+    /** The milliseconds part of a stream entry id ({@code <ms>-<seq>}). */
+    public static long millisOf(String entryId) {
+        return Long.parseLong(entryId, 0, entryId.indexOf('-'), 10);
     }
 
     /** Parses an entry's id and flat field/value list; null when it is not an entry of this format. */

@@ -93,7 +93,7 @@ public class DraftRepository {
                     Row row = rows.iterator().next();
                     OffsetDateTime sealedAt = row.getOffsetDateTime("sealed_at");
                     return new Draft(sessionId, row.getString("exam_id"), row.getLong("generation"), row.getLong("version"),
-                            row.getLong("late_changes"), 0, 0, sealedAt == null ? 0 : sealedAt.toInstant().toEpochMilli(),
+                            row.getLong("late_changes"), sealedAt == null ? 0 : sealedAt.toInstant().toEpochMilli(),
                             answers);
                 })));
     }

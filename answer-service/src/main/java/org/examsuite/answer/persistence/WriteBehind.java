@@ -287,10 +287,10 @@ public class WriteBehind {
                 }
             }
             bySession.put(e.sessionId(), held == null
-                    ? new Draft(e.sessionId(), e.examId(), e.generation(), e.draftVersion(), e.lateChanges(), 0, 0, 0, answers)
+                    ? new Draft(e.sessionId(), e.examId(), e.generation(), e.draftVersion(), e.lateChanges(), 0, answers)
                     : new Draft(e.sessionId(), held.examId().isEmpty() ? e.examId() : held.examId(),
                             Math.max(held.generation(), e.generation()), Math.max(held.version(), e.draftVersion()),
-                            Math.max(held.lateChanges(), e.lateChanges()), 0, 0, 0, answers));
+                            Math.max(held.lateChanges(), e.lateChanges()), 0, answers));
         }
         return new ArrayList<>(bySession.values());
     }

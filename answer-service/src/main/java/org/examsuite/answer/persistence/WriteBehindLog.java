@@ -122,8 +122,7 @@ public class WriteBehindLog {
                 if (reply == null || reply.size() == 0) {
                     return 0L;
                 }
-                String id = reply.get(0).get(0).toString();
-                return Long.parseLong(id.substring(0, id.indexOf('-')));
+                return LoggedChanges.millisOf(reply.get(0).get(0).toString());
             }));
         }
         return Uni.join().all(shards).andCollectFailures()

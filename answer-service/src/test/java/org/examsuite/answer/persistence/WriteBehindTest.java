@@ -139,7 +139,7 @@ class WriteBehindTest {
     void valuesReachPostgresAsTheSameUnicodeText() {
         TestSession s = fixtures.session();
         String value = "\"Z\u00fcrich \u6771\u4eac \ud83d\ude00 \\\"quoted\\\"\"";
-        Draft draft = new Draft(s.sessionId(), s.examId(), 1, 2, 0, 1, 0, 0,
+        Draft draft = new Draft(s.sessionId(), s.examId(), 1, 2, 0, 0,
                 Map.of("q4", new StampedAnswer("q4", 1, 2, 1, value)));
         repository.persist(List.of(draft)).await().indefinitely();
         assertEquals(Map.of("q4", "1:2:" + value), storedStamps(s));
@@ -285,7 +285,7 @@ class WriteBehindTest {
         TestSession s = fixtures.session();
         s.patch(change(8, "q4", "\"new\"")).statusCode(200);
         await().atMost(Duration.ofSeconds(30)).until(() -> storedStamps(s).size() == 1);
-        Draft old = new Draft(s.sessionId(), s.examId(), 1, 3, 0, 1, 0, 0,
+        Draft old = new Draft(s.sessionId(), s.examId(), 1, 3, 0, 0,
                 Map.of("q4", new StampedAnswer("q4", 1, 3, 1, "\"old\"")));
         repository.persist(List.of(old)).await().indefinitely();
         repository.persist(List.of(old)).await().indefinitely(); // and replayed: the same stamp adds nothing
