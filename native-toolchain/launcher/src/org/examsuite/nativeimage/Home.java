@@ -1,0 +1,71 @@
+package org.examsuite.nativeimage;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The assembled GraalVM-like home: a JDK 25 with the builder jars under {@code lib/svm/builder},
+ * the Graal compiler under {@code lib/jvmci}, SubstrateVM's C libraries and the JDK's static
+ * libraries. {@code bin/native-image} passes its path and the builder's version as system properties.
+ */
+record Home(Path path, String builderVersion) {
+
+    static Home fromSystemProperties() {
+        String home = System.getProperty("examsuite.graalvm.home");
+        if (home == null) {
+            throw new IllegalStateException("examsuite.graalvm.home is not set: run bin/native-image of an assembled home");
+        }
+        return new Home(Path.of(home), System.getProperty("examsuite.graalvm.version", "25.0.4"));
+    }
+
+    Path java() {
+        return path.resolve("bin/java");
+    }
+
+    Path compilerJar() {
+        return jars(path.resolve("lib/jvmci")).stream().filter(p -> p.getFileName().toString().startsWith("compiler-"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no Graal compiler jar in " + path.resolve("lib/jvmci")));
+    }
+
+    /** The builder's module path: every jar of lib/svm/builder, lib/jvmci (but the compiler, which upgrades the JDK's) and lib/truffle. */
+    List<Path> builderModulePath() {
+        Path compiler = compilerJar();
+        return Stream.of("lib/svm/builder", "lib/jvmci", "lib/truffle")
+                .flatMap(dir -> jars(path.resolve(dir)).stream())
+                .filter(p -> !p.equals(compiler))
+                .toList();
+    }
+
+    Path cLibraries() {
+        return path.resolve("lib/svm/clibraries/linux-amd64");
+    }
+
+    /**
+     * The lines Quarkus parses ({@code GraalVM.VersionParseHelper}): the JDK's version on the first,
+     * vendor and builder version on the next two, in GraalVM Community's format.
+     */
+    void printVersion(PrintStream out) {
+        Runtime.Version jdk = Runtime.version();
+        String date = System.getProperty("java.version.date", "");
+        String build = jdk.feature() + "." + jdk.interim() + "." + jdk.update() + "+" + jdk.build().orElse(0);
+        out.println("native-image " + jdk.feature() + "." + jdk.interim() + "." + jdk.update() + " " + date);
+        out.println("GraalVM Runtime Environment GraalVM CE " + build + ".1 (build " + build + "-jvmci-b01 exam-suite-builder-" + builderVersion + ")");
+        out.println("Substrate VM GraalVM CE " + build + ".1 (build " + build + ", serial gc)");
+    }
+
+    private static List<Path> jars(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
