@@ -54,12 +54,13 @@ final class BuilderCommand {
         cmd.add(RUNNER_MODULE);
         cmd.add("-imagecp");
         cmd.add(request.classpath.stream().map(Path::toString).collect(Collectors.joining(":")));
-        cmd.add("-H:CLibraryPath=" + home.cLibraries());
-        cmd.add("-H:ImageBuildID=" + buildId);
-        cmd.add("-H:Path=" + request.imageDir);
-        cmd.add("-H:Name=" + request.imageName);
+        // Options this launcher sets itself carry the origin "driver", as GraalVM's do (not listed as the user's experimental options).
+        cmd.add("-H:CLibraryPath@driver=" + home.cLibraries());
+        cmd.add("-H:ImageBuildID@driver=" + buildId);
+        cmd.add("-H:Path@driver=" + request.imageDir);
+        cmd.add("-H:Name@driver=" + request.imageName);
         if (request.mainClass != null) {
-            cmd.add("-H:Class=" + request.mainClass);
+            cmd.add("-H:Class@driver=" + request.mainClass);
         }
         cmd.addAll(request.builderArgs);
         return cmd;
