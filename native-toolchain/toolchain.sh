@@ -46,9 +46,17 @@ if [ -f "$home/.complete" ]; then
   exit 0
 fi
 
+mkdir -p "$cache"
+# One assembly per home at a time: a second caller waits, then finds it complete.
+exec 9>"$cache/.lock-$key"
+flock 9
+if [ -f "$home/.complete" ]; then
+  echo "$home"
+  exit 0
+fi
 work="$cache/work-$key"
 rm -rf "$work" "$home.partial"
-mkdir -p "$work" "$cache"
+mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
 

@@ -54,7 +54,8 @@ record Home(Path path, String builderVersion) {
         String date = System.getProperty("java.version.date", "");
         String build = jdk.feature() + "." + jdk.interim() + "." + jdk.update() + "+" + jdk.build().orElse(0);
         out.println("native-image " + jdk.feature() + "." + jdk.interim() + "." + jdk.update() + " " + date);
-        out.println("GraalVM Runtime Environment GraalVM CE " + build + ".1 (build " + build + "-jvmci-b01 exam-suite-builder-" + builderVersion + ")");
+        // The build info must parse as a Runtime.Version: the builder's own version is not written into it.
+        out.println("GraalVM Runtime Environment GraalVM CE " + build + ".1 (build " + build + "-jvmci-b01)");
         out.println("Substrate VM GraalVM CE " + build + ".1 (build " + build + ", serial gc)");
     }
 
