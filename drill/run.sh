@@ -4,7 +4,7 @@
 # private PostgreSQL, while a seeded fault schedule kills, restarts, pauses and partitions them.
 #
 # Run it through ./exam drill, which builds what is missing and passes: EXAM_HOME, DRILL_DEMO_CP
-# (exam-demo's class path), DRILL_OPERATOR_TOKEN, DRILL_JAVA_OPTS_<service> (java_opts_for), the
+# (exam-demo's class path), DRILL_OPERATOR_TOKEN, DRILL_COMMAND_<service> (./exam's service_command: a JVM or a native executable), the
 # key variables and QUARKUS_PROFILE of export_service_env.
 set -euo pipefail
 
@@ -304,7 +304,7 @@ nginx_down() {
 
 # --- the replicas ------------------------------------------------------------------------------
 start_replica() {
-  local name="$1" s="${1%-*}" module port extra=() opts_var pid
+  local name="$1" s="${1%-*}" module port extra=() command_var pid
   module="$(module_of "$s")"
   port="$(replica_port "$name")"
   case "$s" in
@@ -313,13 +313,12 @@ start_replica() {
     grading) extra+=("EXAM_PAPER_PUBLIC_KEY=$(key paper public)" "EXAM_ARCHIVE_PRIVATE_KEY=$(key archive private)"
       "EXAM_ARCHIVE_PUBLIC_KEY=$(key archive public)") ;;
   esac
-  opts_var="DRILL_JAVA_OPTS_${module//-/_}"
+  command_var="DRILL_COMMAND_${module//-/_}" # ./exam's service_command: the JVM or the native executable
   printf '=== %s start %s (port %s)\n' "$(date -u +%FT%T.%3NZ)" "$name" "$port" >>"$LOGS/$name.log"
-  # shellcheck disable=SC2086 # the JVM flags are a list
+  # shellcheck disable=SC2086 # a command and its flags
   env "${extra[@]}" EXAM_HTTP_PORT="$port" \
     setpriv --regid="$(replica_gid "$name")" --clear-groups -- \
-    java ${!opts_var:-} -Dexam.service="$module" -Dexam.drill.replica="$name" \
-    -jar "$EXAM_HOME/$module/target/quarkus-app/quarkus-run.jar" >>"$LOGS/$name.log" 2>&1 </dev/null &
+    ${!command_var} -Dexam.drill.replica="$name" >>"$LOGS/$name.log" 2>&1 </dev/null &
   pid=$!
   disown "$pid" 2>/dev/null || true # its kill -9 is the point, not news for the terminal
   echo "$pid" >"$STATE/$name.pid"
