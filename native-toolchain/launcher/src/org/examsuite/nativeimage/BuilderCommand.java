@@ -33,7 +33,8 @@ final class BuilderCommand {
         cmd.addAll(List.of(
                 "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI", "-XX:-UseJVMCICompiler",
                 "-XX:+UseParallelGC", "-Xss10m", "-Xshare:off",
-                "-Dorg.graalvm.version=" + home.builderVersion(), "-Dorg.graalvm.vendor=exam-suite toolchain",
+                "-Dorg.graalvm.version=" + home.builderVersion(), "-Dorg.graalvm.vendor=GraalVM Community (assembled by exam-suite's native-toolchain)",
+                "-Dorg.graalvm.vendorversion=" + home.vendorVersion(),
                 "-Dcom.oracle.graalvm.isaot=true", "-Dorg.graalvm.nativeimage.imagecode=buildtime",
                 "-Djava.system.class.loader=com.oracle.svm.hosted.NativeImageSystemClassLoader",
                 // Lambdas and method handles are spun by the builder itself; the JDK must not initialise them eagerly.

@@ -52,11 +52,23 @@ record Home(Path path, String builderVersion) {
     void printVersion(PrintStream out) {
         Runtime.Version jdk = Runtime.version();
         String date = System.getProperty("java.version.date", "");
-        String build = jdk.feature() + "." + jdk.interim() + "." + jdk.update() + "+" + jdk.build().orElse(0);
         out.println("native-image " + jdk.feature() + "." + jdk.interim() + "." + jdk.update() + " " + date);
         // The build info must parse as a Runtime.Version: the builder's own version is not written into it.
-        out.println("GraalVM Runtime Environment GraalVM CE " + build + ".1 (build " + build + "-jvmci-b01)");
-        out.println("Substrate VM GraalVM CE " + build + ".1 (build " + build + ", serial gc)");
+        out.println("GraalVM Runtime Environment " + vendorVersion() + " (build " + jdkBuild() + "-jvmci-b01)");
+        out.println("Substrate VM " + vendorVersion() + " (build " + jdkBuild() + ", serial gc)");
+    }
+
+    /**
+     * GraalVM Community's vendor version for this JDK: libraries (Quarkus) read it at build time from
+     * {@code org.graalvm.vendorversion}, which GraalVM's JDK defines, to know the builder they run in.
+     */
+    String vendorVersion() {
+        return "GraalVM CE " + jdkBuild() + ".1";
+    }
+
+    private static String jdkBuild() {
+        Runtime.Version jdk = Runtime.version();
+        return jdk.feature() + "." + jdk.interim() + "." + jdk.update() + "+" + jdk.build().orElse(0);
     }
 
     private static List<Path> jars(Path dir) {
