@@ -148,6 +148,28 @@ build_page_image() {
   oci_push_image "$registry" "$repo" "$tag" "$work/config.json" "$work/root.tar.gz" "$work/files.tar.gz"
 }
 
+# build_native_image SERVICE REGISTRY REPO TAG REVISION: the service's native executable
+# (./exam build --native) as /app/service on a minimal root filesystem — what it loads (ldd:
+# glibc, libz) and oci_rootfs's files — as UID 1001, with the service's own OCI labels and port,
+# pushed as REPO:TAG-native; prints the manifest digest. Its Cmd is the heap sizes and system
+# properties ./exam up --native gives it (the chart's args replace them).
+build_native_image() {
+  local svc="$1" work="$IMAGES_DIR/native/$1" props="$EXAM_HOME/$1/src/main/resources/application.properties"
+  rm -rf "$work" && mkdir -p "$work/app/app" && oci_rootfs "$work/root" &&
+    OCI_OWN_LIBS="$work/app" oci_copy_libs "$work/root" "$(native_exe "$svc")"
+  install -m 755 "$(native_exe "$svc")" "$work/app/app/service"
+  oci_layer "$work/root" "$work/root.tar.gz" && oci_layer "$work/app" "$work/app.tar.gz"
+  oci_config "$work/config.json" "$(sed -n 's/^quarkus.container-image.labels."\([a-z.]*\)"=/\1\t/p' "$props" |
+    jq -Rn --arg v "$4" --arg rev "$5" --arg created "$OCI_CREATED" --arg cmd "$(native_opts_for "$svc")" \
+      --arg port "$(sed -n 's/^quarkus.jib.ports=//p' "$props")/tcp" '{User: "1001", WorkingDir: "/tmp",
+      ExposedPorts: {($port): {}}, Env: ["LANG=C.UTF-8"], Entrypoint: ["/app/service"], Cmd: ($cmd | split(" ")),
+      Labels: ([inputs | split("\t") | {(.[0]): .[1]}] | add + {"org.opencontainers.image.version": $v,
+        "org.opencontainers.image.revision": $rev, "org.opencontainers.image.created": $created}
+        | .["org.opencontainers.image.description"] += " Native executable.")}')" \
+    "$work/root.tar.gz" "$work/app.tar.gz"
+  oci_push_image "$2" "$3" "$4-native" "$work/config.json" "$work/root.tar.gz" "$work/app.tar.gz"
+}
+
 # build_service_image SERVICE REGISTRY REPO TAG BASE REVISION: the service's fast-jar on BASE with
 # quarkus-container-image-jib, pushed; its JVM flags are java_opts_for's (the chart's
 # javaToolOptions carry the same).
@@ -179,7 +201,7 @@ cmd_images() {
   require_java
   need_tool curl curl && need_tool jq jq || return 1
   mkdir -p "$IMAGES_DIR" "$RUN_DIR" "$LOG_DIR"
-  local started=$SECONDS tag revision base key repo digest svc values="$IMAGES_DIR/values.yaml"
+  local started=$SECONDS tag revision base key repo digest native svc values="$IMAGES_DIR/values.yaml"
   tag="$(chart_tag)"
   revision="$(git -C "$EXAM_HOME" rev-parse HEAD 2>/dev/null || echo unknown)"
   OCI_CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -218,7 +240,16 @@ cmd_images() {
       svc="${repo##*/}"
       say "== $svc: $registry/$repo:$tag"
       digest="$(build_service_image "$svc" "$registry" "$repo" "$tag" "$base" "$revision")" || return 1
-      say "  $key: {image: {repository: \"$repo\", digest: \"$digest\"}}" >>"$values.new"
+      say "pushed $registry/$repo:$tag@$digest ($((SECONDS - started)) s)"
+      native="" # the native flavour (image.flavor: native) when its executable is built
+      if [ -x "$(native_exe "$svc")" ]; then
+        native="$(build_native_image "$svc" "$registry" "$repo" "$tag" "$revision")" || return 1
+        say "pushed $registry/$repo:$tag-native@$native ($((SECONDS - started)) s)"
+      else
+        say "no native image of $svc: $(native_exe "$svc") is not built (./exam build --native $svc)"
+      fi
+      say "  $key: {image: {repository: \"$repo\", digest: \"$digest\"${native:+, nativeDigest: \"$native\"}}}" >>"$values.new"
+      continue
     fi
     [ -n "$digest" ] || die "no manifest for $registry/$repo:$tag after the push"
     say "pushed $registry/$repo:$tag@$digest ($((SECONDS - started)) s)"
@@ -260,7 +291,7 @@ unpack_image() {
 }
 
 # run_image DIR PORT LOG ARG_FILTER: runs the image unpacked in DIR as its user with its
-# entrypoint, chroot'ed, with /proc mounted (glibc resolves the JRE's $ORIGIN through it), as a
+# entrypoint and command, chroot'ed, with /proc mounted (glibc resolves the JRE's $ORIGIN through it), as a
 # container runtime would. chroot cannot set the working directory: relative -jar paths are made
 # absolute. Prints the pid.
 run_image() {
@@ -271,7 +302,7 @@ run_image() {
   while IFS= read -r arg; do
     case "$arg" in *.jar) [ "${arg#/}" = "$arg" ] && arg="$workdir/$arg" ;; esac
     args+=("$arg")
-  done < <(jq -r '.config.Entrypoint[]' "$dir.config.json")
+  done < <(jq -r '(.config.Entrypoint + (.config.Cmd // []))[]' "$dir.config.json")
   mkdir -p "$dir/proc" "$dir/dev"
   mount -t proc proc "$dir/proc" || return 1
   mount --bind /dev "$dir/dev" || return 1
@@ -291,7 +322,7 @@ stop_image() { # DIR PID
 
 # smoke_images VALUES: every pushed image started from what the registry serves: the exam page
 # serves its files (nginx as 101 on 8080 is the image's contract; it is run here on a free port
-# by a copy of its configuration), each service becomes ready on a free port against this run's
+# by a copy of its configuration), each service (and its native image, when pushed) becomes ready on a free port against this run's
 # PostgreSQL database and Redis, as the chart's pods would.
 smoke_images() {
   local values="$1" registry tag key repo dir pid port failed=0 svc
@@ -303,9 +334,9 @@ smoke_images() {
   tag="$(awk -F'"' '/^  tag:/ { print $2 }' "$values")"
   ensure_keys >/dev/null
   export_service_env
-  while read -r key repo; do
-    dir="$IMAGES_DIR/run/${repo##*/}"
-    unpack_image "$registry" "$repo" "$tag" "$dir" || { failed=1; continue; }
+  while read -r key repo suffix; do # suffix: -native for a native image
+    dir="$IMAGES_DIR/run/${repo##*/}${suffix:-}"
+    unpack_image "$registry" "$repo" "$tag${suffix:-}" "$dir" || { failed=1; continue; }
     if [ "$key" = frontend ]; then
       port="$(free_port 18080)"
       sed "s/listen 8080;/listen 127.0.0.1:$port;/" "$dir/etc/nginx/nginx.conf" >"$dir/etc/nginx/nginx.conf.new"
@@ -327,7 +358,7 @@ smoke_images() {
       if [ -n "$ok" ]; then say "ran $repo: /, /sw.js, /console/, /sdk/index.js, /content.js and the vendored KaTeX served as $(jq -r .config.User "$dir.config.json")"; else failed=1; log_tail "$LOG_DIR/image-run-exam-client.log"; fi
       continue
     fi
-    svc="${repo##*/}"
+    svc="${repo##*/}${suffix:-}"
     port="$(free_port 18181)"
     IMAGE_RUN_ENV=(EXAM_HTTP_PORT="$port" EXAM_DB_NAME="$EXAM_TEST_DB_NAME" EXAM_DB_HOST="$EXAM_DB_HOST"
       EXAM_DB_PORT="$EXAM_DB_PORT" EXAM_DB_USER="$EXAM_DB_USER" EXAM_DB_PASSWORD="$EXAM_DB_PASSWORD"
@@ -345,13 +376,13 @@ smoke_images() {
     done
     stop_image "$dir" "$pid"
     if [ -n "$ready" ]; then
-      say "ran $repo: ready on port $port as user $(jq -r .config.User "$dir.config.json") ($(grep -o 'started in [0-9.]*s' "$LOG_DIR/image-run-$svc.log" | head -n 1))"
+      say "ran $repo:$tag${suffix:-}: ready on port $port as user $(jq -r .config.User "$dir.config.json") ($(grep -o 'started in [0-9.]*s' "$LOG_DIR/image-run-$svc.log" | head -n 1))"
     else
       warn "$repo did not become ready (log: $LOG_DIR/image-run-$svc.log)"
       log_tail "$LOG_DIR/image-run-$svc.log"
       failed=1
     fi
-  done < <(chart_repositories)
+  done < <(chart_repositories; sed -n 's/^  [a-z]*: {image: {repository: "\([^"]*\)".*nativeDigest.*/service \1 -native/p' "$values")
   return "$failed"
 }
 

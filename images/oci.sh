@@ -76,14 +76,15 @@ oci_copy_libs() {
 }
 
 # oci_rootfs ROOT: /etc/passwd and /etc/group with the images' users (185 for the JVM
-# services, as in the ubi openjdk images; 101 for the page's nginx, as in nginx-unprivileged),
+# services, as in the ubi openjdk images; 1001 for the native ones, as in ubi-micro; 101 for the
+# page's nginx, as in nginx-unprivileged),
 # /tmp, name resolution and the CA certificates of this machine.
 oci_rootfs() {
   local root="$1"
   mkdir -p "$root/etc" "$root/tmp" "$root/usr/bin" "$root/usr/lib" "$root/lib64"
   chmod 1777 "$root/tmp"
-  printf 'root:x:0:0:root:/root:/sbin/nologin\ndefault:x:185:185:app:/tmp:/sbin/nologin\nnginx:x:101:101:nginx:/tmp:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n' >"$root/etc/passwd"
-  printf 'root:x:0:\ndefault:x:185:\nnginx:x:101:\nnogroup:x:65534:\n' >"$root/etc/group"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\ndefault:x:185:185:app:/tmp:/sbin/nologin\nnative:x:1001:1001:app:/tmp:/sbin/nologin\nnginx:x:101:101:nginx:/tmp:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n' >"$root/etc/passwd"
+  printf 'root:x:0:\ndefault:x:185:\nnative:x:1001:\nnginx:x:101:\nnogroup:x:65534:\n' >"$root/etc/group"
   printf 'passwd: files\ngroup: files\nhosts: files dns\n' >"$root/etc/nsswitch.conf"
   printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
   if [ -f /etc/ssl/certs/ca-certificates.crt ]; then

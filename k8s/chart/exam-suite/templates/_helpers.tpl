@@ -74,16 +74,22 @@ app.kubernetes.io/name: {{ .svc.name }}
 app.kubernetes.io/component: {{ .svc.name }}
 {{- end -}}
 
-{{- /* registry/repository:tag, pinned with @digest when one is set (./exam images writes them). */ -}}
+{{- /* registry/repository:tag, pinned with @digest when one is set (./exam images writes them);
+flavor native: the tag "<tag>-native", pinned with nativeDigest. */ -}}
 {{- define "exam-suite.image" -}}
 {{- $registry := .image.registry | default .root.Values.image.registry -}}
 {{- $tag := .image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion -}}
+{{- $digest := .image.digest -}}
+{{- if eq (.flavor | default "jvm") "native" -}}
+{{- $tag = printf "%s-native" $tag -}}
+{{- $digest = .image.nativeDigest -}}
+{{- end -}}
 {{- $ref := printf "%s:%s" .image.repository $tag -}}
 {{- if $registry -}}
 {{- $ref = printf "%s/%s" $registry $ref -}}
 {{- end -}}
-{{- if .image.digest -}}
-{{- $ref = printf "%s@%s" $ref .image.digest -}}
+{{- if $digest -}}
+{{- $ref = printf "%s@%s" $ref $digest -}}
 {{- end -}}
 {{- $ref -}}
 {{- end -}}

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the chart renders, for default and production-like values (real Helm via helm-java). */
 class ChartRenderTest {
@@ -107,6 +108,122 @@ class ChartRenderTest {
         long limit = Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValue();
         assertTrue(request >= 300L << 20, "request covers the 300 MiB RSS budget");
         assertTrue(limit > request && limit <= 512L << 20, "limit leaves headroom but stays near the budget");
+    }
+
+    /** services.<key> of values.yaml for each service's Deployment name. */
+    static final Map<String, String> KEYS = Map.of("session-service", "session", "answer-service", "answer",
+            "submission-service", "submission", "grading-saga", "grading");
+
+    /**
+     * image.flavor: each Deployment runs its service's JVM image (repository:tag, JAVA_TOOL_OPTIONS,
+     * UID 185, defaults.resources) or its native image (repository:tag-native, the heap sizes and
+     * system properties of javaToolOptions as args and no JAVA_TOOL_OPTIONS, UID 1001,
+     * defaults.native.resources); jvm by default.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "jvm", "native"})
+    void theFlavourSelectsImageArgsEnvUserAndResources(String flavor) {
+        Chart.Values values = flavor.isEmpty() ? Chart.Values.defaults() : Chart.Values.defaults().set("image.flavor", flavor);
+        Chart.Rendered rendered = Chart.render(values);
+        for (String service : SERVICES) {
+            assertFlavor(rendered, service, flavor.equals("native"));
+            JsonNode expected = flavor.equals("native") ? DEFAULTS.path("native").path("resources") : DEFAULTS.path("resources");
+            var resources = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+            for (String field : List.of("/requests/cpu", "/requests/memory", "/limits/cpu", "/limits/memory")) {
+                var actual = (field.startsWith("/requests") ? resources.getRequests() : resources.getLimits()).get(field.substring(field.lastIndexOf('/') + 1));
+                assertEquals(value(expected.at(field)), actual, service + " " + field);
+            }
+        }
+    }
+
+    /** A service may run the other flavour than the rest (services.<key>.image.flavor), with its own native resources. */
+    @Test
+    void eachServiceMayChooseItsFlavour() {
+        Chart.Rendered oneNative = Chart.render(Chart.Values.defaults().set("services.answer.image.flavor", "native")
+                .set("services.answer.native.resources.requests.cpu", "300m").set("services.answer.native.resources.requests.memory", "150Mi")
+                .set("services.answer.native.resources.limits.memory", "200Mi"));
+        for (String service : SERVICES) {
+            assertFlavor(oneNative, service, service.equals("answer-service"));
+        }
+        Container answer = deployment(oneNative, "answer-service").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals(new Quantity("200Mi"), answer.getResources().getLimits().get("memory"), "per-service native resources");
+        assertEquals(new Quantity("150Mi"), answer.getResources().getRequests().get("memory"), "per-service native resources");
+        Chart.Rendered oneJvm = Chart.render(Chart.Values.defaults().set("image.flavor", "native")
+                .set("services.session.image.flavor", "jvm"));
+        for (String service : SERVICES) {
+            assertFlavor(oneJvm, service, !service.equals("session-service"));
+        }
+    }
+
+    /** ./exam images pins both flavours of a service: digest (JVM), nativeDigest (native); the flavour picks its own. */
+    @Test
+    void eachFlavourIsPinnedByItsOwnDigest() {
+        String jvm = "sha256:" + "a".repeat(64);
+        String nat = "sha256:" + "b".repeat(64);
+        Chart.Values pinned = Chart.Values.defaults().set("image.registry", "127.0.0.1:5000").set("image.tag", "7.1")
+                .set("services.grading.image.digest", jvm).set("services.grading.image.nativeDigest", nat);
+        assertEquals("127.0.0.1:5000/examsuite/grading-saga:7.1@" + jvm, image(Chart.render(pinned), "grading-saga"));
+        assertEquals("127.0.0.1:5000/examsuite/grading-saga:7.1-native@" + nat,
+                image(Chart.render(pinned.set("image.flavor", "native")), "grading-saga"));
+        assertEquals("127.0.0.1:5000/examsuite/answer-service:7.1-native",
+                image(Chart.render(pinned.set("image.flavor", "native")), "answer-service"), "no nativeDigest: the tag alone");
+    }
+
+    /** ci/production-values.yaml runs the native images with its own (smaller) native resources. */
+    @Test
+    void productionValuesRunTheNativeImages() {
+        Chart.Rendered rendered = Chart.render(Chart.Values.production());
+        for (String service : SERVICES) {
+            Deployment d = deployment(rendered, service);
+            Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertEquals("registry.example.com/exam/examsuite/" + service + ":1.0.0-native", c.getImage());
+            assertEquals(1001L, d.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsUser(), service);
+            assertFalse(env(c).containsKey("JAVA_TOOL_OPTIONS"), service);
+        }
+        Container answer = deployment(rendered, "answer-service").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals(new Quantity("160Mi"), answer.getResources().getRequests().get("memory"));
+        Container grading = deployment(rendered, "grading-saga").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals(new Quantity("192Mi"), grading.getResources().getLimits().get("memory"));
+    }
+
+    static final JsonNode VALUES = Yaml.tree(K8sDir.read(K8sDir.CHART.resolve("values.yaml")));
+    static final JsonNode DEFAULTS = VALUES.path("defaults");
+
+    private static Quantity value(JsonNode node) {
+        return new Quantity(node.asText());
+    }
+
+    private static String image(Chart.Rendered rendered, String service) {
+        return deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+    }
+
+    private static void assertFlavor(Chart.Rendered rendered, String service, boolean nativeFlavor) {
+        Deployment d = deployment(rendered, service);
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().get(0);
+        String version = d.getMetadata().getLabels().get("app.kubernetes.io/version");
+        String what = service + (nativeFlavor ? " (native)" : " (jvm)");
+        JsonNode own = VALUES.path("services").path(KEYS.get(service)).path("javaToolOptions");
+        String javaToolOptions = own.isMissingNode() ? DEFAULTS.path("javaToolOptions").asText() : own.asText();
+        assertEquals("registry.example.com/examsuite/" + service + ":" + version + (nativeFlavor ? "-native" : ""), c.getImage(), what);
+        long user = nativeFlavor ? 1001 : 185;
+        assertEquals(user, DEFAULTS.at(nativeFlavor ? "/native/runAsUser" : "/runAsUser").asLong(), "values.yaml's runAsUser");
+        assertEquals(user, pod.getSecurityContext().getRunAsUser(), what);
+        assertEquals(user, pod.getSecurityContext().getRunAsGroup(), what);
+        assertEquals(user, pod.getSecurityContext().getFsGroup(), what);
+        assertEquals(List.of(), c.getCommand(), what + ": the image's entrypoint runs");
+        assertEquals("2", env(c).get("MALLOC_ARENA_MAX").getValue(), what);
+        if (nativeFlavor) {
+            assertFalse(env(c).containsKey("JAVA_TOOL_OPTIONS"), what + ": no JVM to read JAVA_TOOL_OPTIONS");
+            List<String> expected = List.of(javaToolOptions.trim().split("\\s+")).stream()
+                    .filter(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn") || f.startsWith("-D")).toList();
+            assertEquals(expected, c.getArgs(), what + ": javaToolOptions' heap sizes and system properties as arguments");
+            assertEquals(1, c.getArgs().stream().filter(a -> a.startsWith("-Xmx")).count(), what + ": a heap limit");
+            assertTrue(c.getArgs().contains("-Dvertx.disableURIValidation=true"), what);
+        } else {
+            assertEquals(javaToolOptions, env(c).get("JAVA_TOOL_OPTIONS").getValue(), what);
+            assertEquals(List.of(), c.getArgs(), what + ": the image's own command line");
+        }
     }
 
     @Test

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.Test;
  * ./exam images' checks (docs/operations.md, "Images"): what the chart, rendered with the values
  * file the command wrote (.exam/images/values.yaml: registry, tag, digests), deploys is exactly what
  * was pushed, and every pushed image is fit for the pod the chart makes of it — read back from the
- * registry's HTTP API (manifest, config, every layer), not from the build's own notes.
+ * registry's HTTP API (manifest, config, every layer), not from the build's own notes. The native
+ * images (tag "-native", nativeDigest in the file: built when the service's native executable was)
+ * are checked in a render with image.flavor native for those services.
  * Runs only in the images profile (mvn -Pimages -Dexam.images.values=FILE), after a push.
  */
 @Tag("images")
@@ -54,9 +56,21 @@ class PushedImagesTest {
     static String registry;
     static String tag;
     static List<Workload> workloads;
+    /** The native Deployments of a render with services.<key>.image.flavor=native where a nativeDigest was pushed. */
+    static List<Workload> nativeWorkloads = List.of();
 
     /** One container of the render: where its image runs and as what. */
-    record Workload(String name, String container, String image, long runAsUser, Set<Integer> ports, String javaToolOptions) {
+    record Workload(String name, String container, String image, long runAsUser, Set<Integer> ports, String javaToolOptions,
+            List<String> args) {
+        boolean isNative() {
+            return image.contains("-native@");
+        }
+    }
+
+    static List<Workload> all() {
+        List<Workload> all = new ArrayList<>(workloads);
+        all.addAll(nativeWorkloads);
+        return all;
     }
 
     @BeforeAll
@@ -69,6 +83,20 @@ class PushedImagesTest {
         tag = values.path("image").path("tag").asText();
         assertFalse(registry.isBlank() || tag.isBlank(), "the values file names no registry or tag");
         workloads = workloads(Chart.render(Chart.Values.defaults().file(path)).objects());
+        Chart.Values natives = Chart.Values.defaults().file(path);
+        int count = 0;
+        for (var s = values.path("services").fields(); s.hasNext(); ) {
+            var service = s.next();
+            if (!service.getValue().path("image").path("nativeDigest").asText().isBlank()) {
+                natives = natives.set("services." + service.getKey() + ".image.flavor", "native");
+                count++;
+            }
+        }
+        if (count > 0) {
+            nativeWorkloads = workloads(Chart.render(natives).objects()).stream().filter(Workload::isNative).toList();
+            assertEquals(count, nativeWorkloads.size(), "one native Deployment per pushed native image");
+        }
+        System.out.printf("checking %d images and %d native images%n", workloads.size(), nativeWorkloads.size());
     }
 
     /** Every image reference in the render names a pushed registry/repository:tag@digest, and nothing else. */
@@ -96,13 +124,29 @@ class PushedImagesTest {
         }
         assertEquals(pushed.keySet(), referenced, "every pushed image is deployed by the chart (frontend enabled)");
         assertEquals(5, workloads.size(), "five containers in the render: " + workloads);
+        for (Workload w : nativeWorkloads) {
+            Matcher m = REF.matcher(w.image());
+            assertTrue(m.matches(), w.name() + ": image " + w.image() + " is not registry/repository:tag@sha256:digest");
+            assertEquals(registry, m.group(1), w.name() + ": registry");
+            assertEquals(tag + "-native", m.group(3), w.name() + ": native tag");
+            String digest = null;
+            for (JsonNode s : values.path("services")) {
+                if (s.path("image").path("repository").asText().equals(m.group(2))) {
+                    digest = s.path("image").path("nativeDigest").asText();
+                }
+            }
+            assertEquals(digest, m.group(4), w.name() + ": nativeDigest of " + m.group(2));
+            HttpResponse<byte[]> head = get("/v2/" + m.group(2) + "/manifests/" + m.group(3));
+            assertEquals(200, head.statusCode(), "manifest " + m.group(2) + ":" + m.group(3));
+            assertEquals(m.group(4), sha256(head.body()), "manifest bytes of " + m.group(2) + ":" + m.group(3));
+        }
     }
 
     /** Non-root user (the chart's runAsUser), the chart's port exposed, OCI labels, size limit, layers present. */
     @Test
     void everyImageFitsThePodTheChartMakesOfIt() throws Exception {
         List<String> failures = new ArrayList<>();
-        for (Workload w : workloads) {
+        for (Workload w : all()) {
             Image image = Image.read(w.image());
             JsonNode config = image.config().path("config");
             String user = config.path("User").asText();
@@ -132,7 +176,7 @@ class PushedImagesTest {
             assertEquals(repository.substring(repository.lastIndexOf('/') + 1),
                     config.path("Labels").path("org.opencontainers.image.title").asText(), w.name() + ": title label");
             assertEquals(tag, config.path("Labels").path("org.opencontainers.image.version").asText(), w.name() + ": version label");
-            long limit = w.javaToolOptions() == null ? PAGE_IMAGE_LIMIT : JVM_IMAGE_LIMIT;
+            long limit = w.javaToolOptions() == null && !w.isNative() ? PAGE_IMAGE_LIMIT : JVM_IMAGE_LIMIT;
             if (image.size() > limit) {
                 failures.add(w.name() + ": " + image.size() + " bytes compressed, over the limit of " + limit);
             }
@@ -147,7 +191,7 @@ class PushedImagesTest {
     /** The entrypoint's program and the jar it runs are files of the image's layers. */
     @Test
     void theEntrypointIsInTheImage() throws Exception {
-        for (Workload w : workloads) {
+        for (Workload w : all()) {
             Image image = Image.read(w.image());
             JsonNode config = image.config().path("config");
             Map<String, Character> files = image.files();
@@ -218,6 +262,27 @@ class PushedImagesTest {
         assertEquals(4, services, "four JVM services in the render");
     }
 
+    /**
+     * A native image's command line (Cmd) is the heap sizes and system properties of ./exam's flags
+     * (what ./exam up --native passes), and the chart's args for it are the same.
+     */
+    @Test
+    void theNativeArgumentsAreTheSuitesHeapSizesAndProperties() throws Exception {
+        for (Workload w : nativeWorkloads) {
+            Image image = Image.read(w.image());
+            List<String> cmd = new ArrayList<>();
+            image.config().path("config").path("Cmd").forEach(e -> cmd.add(e.asText()));
+            String service = image.repository().substring(image.repository().lastIndexOf('/') + 1);
+            String exam = System.getProperty("exam.images.jvm." + service, "");
+            assertFalse(exam.isBlank(), "-Dexam.images.jvm." + service + " (./exam's java_opts_for) is required");
+            List<String> expected = List.of(exam.trim().split("\\s+")).stream()
+                    .filter(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn") || f.startsWith("-D")).toList();
+            assertEquals(expected, cmd, service + ": the native image's Cmd vs ./exam's heap sizes and properties");
+            assertEquals(cmd, w.args(), service + ": the chart's args vs the image's Cmd");
+            assertEquals(Yaml.tree("[/app/service]"), image.config().path("config").path("Entrypoint"), service + ": entrypoint");
+        }
+    }
+
     /** The JVM options and system properties ./exam sets; the log manager property is Quarkus's own. */
     static boolean isSuiteFlag(String arg) {
         return arg.startsWith("-X") || arg.startsWith("-D") && !arg.startsWith("-Djava.util.logging.manager=");
@@ -266,7 +331,9 @@ class PushedImagesTest {
                             jto = env.path("value").asText();
                         }
                     }
-                    out.add(new Workload(o.path("metadata").path("name").asText(), c.path("name").asText(), c.path("image").asText(), user, ports, jto));
+                    List<String> args = new ArrayList<>();
+                    c.path("args").forEach(a -> args.add(a.asText()));
+                    out.add(new Workload(o.path("metadata").path("name").asText(), c.path("name").asText(), c.path("image").asText(), user, ports, jto, args));
                 }
             }
         }
