@@ -83,13 +83,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
             if (!answer.isObject() || !answer.has("value") || !answer.has("version") || answer.size() != 2) {
                 throw invalid(at, "Each answer is {value, version}.");
             }
-            JsonNode version = answer.get("version");
-            // JSON has one number type: 3.0 is the version 3 (and canonicalizes to 3), 1.5 is not a version.
-            if (!version.isNumber() || version.decimalValue().stripTrailingZeros().scale() > 0
-                    || version.decimalValue().compareTo(java.math.BigDecimal.ONE) < 0
-                    || version.decimalValue().compareTo(java.math.BigDecimal.valueOf(MAX_VERSION)) > 0) {
-                throw invalid(at + ".version", "version must be an integer in [1, 2^53).");
-            }
+            long version = version(answer.get("version"), at + ".version");
             JsonNode value = answer.get("value");
             if (!isAnswerValue(value)) {
                 throw invalid(at + ".value", "A value is null, a boolean, a number, a string or an array of strings.");
@@ -98,7 +92,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
                 throw ApiException.tooLarge("The value of " + questionId + " is larger than " + limits.maxValueBytes() + " bytes.");
             }
             if (!reviewFlags) { // the candidate's review flags are accepted and never part of a paper
-                answers.put(questionId, new Answer(value, version.decimalValue().longValueExact()));
+                answers.put(questionId, new Answer(value, version));
             }
         }
         String canonical;
@@ -108,6 +102,39 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
             throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid JSON.");
         }
         return new FinalSheet(sessionId.asText(), answers, canonical);
+    }
+
+    /**
+     * A version: a JSON number that is an integer in [1, 2^53). JSON has one number type, so 3.0
+     * and 3e0 are the version 3 (and canonicalize to 3, RFC 8785); 1.5 is not a version. A number
+     * Jackson reads as a double is compared as that double, as the canonical form reads it; one
+     * past the double range ({@code 1e400}) is read as infinite, which has no decimal value and
+     * is no version (./exam fuzz found it answered 500).
+     */
+    private static long version(JsonNode version, String field) {
+        if (version == null || !version.isNumber()) {
+            throw invalidVersion(field);
+        }
+        java.math.BigDecimal exact;
+        if (version.isIntegralNumber() || version.isBigDecimal()) {
+            exact = version.decimalValue();
+        } else {
+            double d = version.doubleValue();
+            if (!Double.isFinite(d)) {
+                throw invalidVersion(field);
+            }
+            exact = new java.math.BigDecimal(d);
+        }
+        // The range first: stripping the zeros of a number with a huge exponent is not free.
+        if (exact.signum() <= 0 || exact.compareTo(java.math.BigDecimal.valueOf(MAX_VERSION)) > 0
+                || exact.stripTrailingZeros().scale() > 0) {
+            throw invalidVersion(field);
+        }
+        return exact.longValueExact();
+    }
+
+    private static ApiException invalidVersion(String field) {
+        return invalid(field, "version must be an integer in [1, 2^53).");
     }
 
     /** SINGLE/FILL/ESSAY strings, MULTIPLE arrays of strings, TRUE_FALSE booleans, NUMERIC numbers, null clears. */

@@ -214,6 +214,37 @@ class SubmissionContractTest extends SubmissionTestBase {
         submit(s, "k-bad", sheet(id, "q1", "\"4\"", 1)).statusCode(201);
     }
 
+    /**
+     * ./exam fuzz (seed 233290759494633) found a version of {@code 1e400} answered 500: Jackson reads
+     * it as an infinite double, which has no decimal value. Every number that is not an integer in
+     * [1, 2^53) is the client's mistake, refused as the 30-digit integer is.
+     */
+    @Test
+    void aVersionThatIsNoIntegerInRangeIs400() {
+        Session s = session();
+        String id = s.id();
+        String[] versions = {"1e400", "-1e400", "1E+400", "1e999999999", "123456789012345678901234567890", "1.5", "-1",
+                "0", "1e-400", "1e19", "9007199254740992", "1e16", "\"NaN\"", "\"Infinity\"", "\"1e400\"", "null", "true"};
+        for (String version : versions) {
+            submit(s, "k-version", sheet(id, "q1", "\"4\"", version)).statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("code", equalTo("INVALID_FIELD"))
+                    .body("field", equalTo("answers.q1.version"));
+        }
+        // Not JSON at all: refused as such, never a 500.
+        for (String version : new String[] {"NaN", "Infinity", "-Infinity"}) {
+            submit(s, "k-version", sheet(id, "q1", "\"4\"", version)).statusCode(400)
+                    .contentType("application/problem+json").body("code", equalTo("MALFORMED_JSON"));
+        }
+        // A value out of the double range is no number an answer can hold.
+        submit(s, "k-version", sheet(id, "q1", "1e400", 1)).statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("INVALID_FIELD")).body("field", equalTo("answers.q1.value"));
+        assertEquals(0, paperCount(s));
+        // The largest version and an integral float are versions.
+        submit(s, "k-version", sheet(id, "q1", "\"4\"", "9.007199254740991e15")).statusCode(201)
+                .body("answers.q1.version", equalTo(9007199254740991L));
+    }
+
     @Test
     void answersAreCheckedAgainstTheExamsPublishedQuestions() {
         Session s = session();
