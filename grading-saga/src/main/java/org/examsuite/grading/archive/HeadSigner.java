@@ -24,9 +24,19 @@ public class HeadSigner {
         this.privateKeyPem = config.signing().privateKey();
     }
 
+    /** A head's signed text and its signature: cached as one value, so they always belong together. */
+    private record Signed(String text, String signature) {
+    }
+
     private volatile PrivateKey key;
-    private volatile String cachedFor;
-    private volatile String cachedSignature;
+    /**
+     * The last head signed. One immutable pair in one volatile: with the text and the signature
+     * in two, a call could read one head's text beside the signature another thread had just
+     * written for the next head, and hand out a signature that does not verify (HeadSignerTest).
+     * Calls for different heads may replace each other's entry; that costs a signature, never a
+     * wrong one.
+     */
+    private volatile Signed cached;
 
     public static String signedText(long seq, String hash) {
         return seq + ":" + hash;
@@ -34,19 +44,20 @@ public class HeadSigner {
 
     public String sign(long seq, String hash) {
         String text = signedText(seq, hash);
-        if (text.equals(cachedFor)) {
-            return cachedSignature;
+        Signed last = cached;
+        if (last != null && last.text().equals(text)) {
+            return last.signature();
         }
         try {
-            if (key == null) {
-                key = Pem.privateKey(privateKeyPem);
+            PrivateKey signingKey = key;
+            if (signingKey == null) {
+                key = signingKey = Pem.privateKey(privateKeyPem);
             }
             Signature rsa = Signature.getInstance("SHA256withRSA");
-            rsa.initSign(key);
+            rsa.initSign(signingKey);
             rsa.update(text.getBytes(StandardCharsets.UTF_8));
             String signature = Base64.getEncoder().encodeToString(rsa.sign());
-            cachedSignature = signature;
-            cachedFor = text;
+            cached = new Signed(text, signature);
             return signature;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("could not sign the archive head", e);
