@@ -36,9 +36,10 @@ import org.examsuite.common.redis.RedisKeys;
  * {@link VerifiedTokens}; not expired) with the {@code candidate} role, bound to the session of
  * the path, a JSON body with a Content-Length, and the exam's questions in memory. The same
  * rules as {@link DraftResource} then run without Mutiny, CDI request context or
- * context-propagation wrappers: parse and validate the whole request, one EVALSHA (then the dirty
- * mark), a response written directly. Problems are answered exactly as the
- * REST layer answers them (problem+json with the same code).
+ * context-propagation wrappers: parse and validate the whole request, one EVALSHA (then, when the
+ * script applied something, the XADD of those changes to the session's write-behind log:
+ * {@link DraftStore#autosaveNow}), a response written directly once both are acknowledged.
+ * Problems are answered exactly as the REST layer answers them (problem+json with the same code).
  *
  * <p>Every other request — no token, an unknown or expired one, another role, another
  * session, other media types, a chunked body — goes on untouched to {@link DraftResource},

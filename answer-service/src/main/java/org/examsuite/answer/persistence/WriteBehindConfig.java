@@ -10,7 +10,7 @@ public interface WriteBehindConfig {
 
     Duration interval();
 
-    /** How often a loop that found nothing asks Redis when this replica marked nothing dirty since. */
+    /** How often a loop that found nothing asks Redis when this replica logged no autosave since (DraftStore.logged()). */
     Duration idleInterval();
 
     int batchSize();
