@@ -81,6 +81,52 @@ bench_session_defaults() {
   export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 }
 
+# bench_ready NAME PID PORT LOG [NAME PID PORT LOG ...]: returns once each service answers 200 on
+# 127.0.0.1:PORT/q/health/ready; exits with its log when it ends first or is not ready within
+# READY_TIMEOUT s (240: on a machine busy with builds a JVM start has taken over two minutes).
+# Probes every 20 ms with bash's /dev/tcp (no process per probe). READY_MS: the last one's time
+# from its process's start (fork; /proc/PID/stat, 10 ms ticks) to 200. With BENCH_READY_FILE
+# (./exam bench --compare): 5 s later, before any load, "NAME READY_MS IDLE_RSS_KIB" lines into it.
+bench_ready() {
+  local left=("$@") next ready=() hz fd status up st i deadline=$((SECONDS + ${READY_TIMEOUT:-240}))
+  hz="$(getconf CLK_TCK)"
+  while [ "${#left[@]}" -gt 0 ]; do
+    next=()
+    for ((i = 0; i < ${#left[@]}; i += 4)); do
+      set -- "${left[@]:i:4}"
+      status=""
+      if exec {fd}<>"/dev/tcp/127.0.0.1/$3"; then
+        printf 'GET /q/health/ready HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&"$fd"
+        read -r -t 10 _ status _ <&"$fd" || true
+        exec {fd}>&-
+      fi 2>/dev/null
+      if [ "$status" = 200 ]; then
+        read -r up _ </proc/uptime && read -r st <"/proc/$2/stat" && st=(${st##*) })
+        READY_MS=$((${up/./}0 - st[19] * 1000 / hz)) && ready+=("$1 $READY_MS $2")
+      elif ! kill -0 "$2" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+        echo "$1 did not get ready (its log: $4)"; tail -n 50 "$4"; exit 1
+      else next+=("$@"); fi
+    done
+    left=("${next[@]}")
+    [ "${#left[@]}" -eq 0 ] || sleep 0.02
+  done
+  [ -n "${BENCH_READY_FILE:-}" ] || return 0
+  sleep 5
+  for i in "${ready[@]}"; do
+    set -- $i
+    echo "$1 $2 $(awk '/^VmRSS/ { print $2 }' "/proc/$3/status")" >>"$BENCH_READY_FILE"
+  done
+}
+
+# A service's start command, with the system properties -Dk=v... given: BENCH_COMMAND_<SESSION|
+# ANSWER|SUBMISSION|GRADING> when set (./exam bench --native: the native executable with its flags,
+# ./exam's service_command), else java JVM-FLAGS -jar JAR, the JVM build.
+bench_command() { # service jvm-flags jar [-Dk=v...]
+  local var="BENCH_COMMAND_${1%%-*}"
+  var="${var^^}"
+  if [ -n "${!var:-}" ]; then echo "${!var} ${*:4}"; else echo "java $2 ${*:4} -Dexam.service=$1 -jar $3"; fi
+}
+
 # A session-service of the benchmark's own: throw-away keys in $WORK (candidate, operator,
 # service), database DB_NAME, Redis db REDIS_DB, on BENCH_PORT, with JAVA_OPTS. Sets SERVICE_PID
 # and URL; returns once it is ready (exits with its log if it is not).
@@ -96,17 +142,9 @@ bench_session_service() {
   EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
   EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
   QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-    java $JAVA_OPTS -Dexam.service=session-service -jar "$JAR" >"$WORK/service.log" 2>&1 &
+    $(bench_command session-service "$JAVA_OPTS" "$JAR") >"$WORK/service.log" 2>&1 &
   SERVICE_PID=$!
-  local _
-  for _ in $(seq 1 120); do
-    curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && return 0
-    kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
-    sleep 1
-  done
-  echo "session-service did not get ready"
-  tail -50 "$WORK/service.log"
-  exit 1
+  bench_ready session-service "$SERVICE_PID" "$BENCH_PORT" "$WORK/service.log"
 }
 
 # Stops the benchmark's session-service and deletes the seeded exam's rows and Redis keys

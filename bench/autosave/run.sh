@@ -10,7 +10,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs, bench_start, ensure_database
+. "$HERE/../lib.sh" # pub, field, cpu_ticks, cpu_snapshot, rsa_key_pairs, bench_start, ensure_database, bench_command, bench_ready
 SESSIONS="${SESSIONS:-5000}"
 CONNECTIONS="${CONNECTIONS:-50 200 1000}"
 DURATION="${DURATION:-30}"
@@ -120,14 +120,9 @@ EXAM_SERVICE_PUBLIC_KEY="$(pub "$WORK/service.pub")" \
 EXAM_SERVICE_PRIVATE_KEY="$(cat "$WORK/service.key")" \
 EXAM_BENCH_CEILING=true QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" \
 QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java ${JAVA_OPTS:-} -jar "$JAR" >"$WORK/service.log" 2>&1 &
+  $(bench_command answer-service "${JAVA_OPTS:-}" "$JAR") >"$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
-for _ in $(seq 1 120); do
-  curl -sf "$URL/q/health/ready" >/dev/null 2>&1 && break
-  kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$WORK/service.log"; exit 1; }
-  sleep 1
-done
-curl -sf "$URL/q/health/ready" >/dev/null || { echo "answer-service did not get ready"; tail -50 "$WORK/service.log"; exit 1; }
+bench_ready answer-service "$SERVICE_PID" "$BENCH_PORT" "$WORK/service.log"
 
 java "$HERE/Seed.java" "$SESSIONS" "$REDIS_HOST" "$REDIS_PORT" "$REDIS_DB" "$WORK/candidate.key" "$WORK/sessions.txt"
 export BENCH_SESSIONS="$WORK/sessions.txt" BENCH_DIR="$HERE"

@@ -12,7 +12,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, bench_start, ensure_database
+. "$HERE/../lib.sh" # pub, bench_start, ensure_database, bench_command, bench_ready
 SESSIONS="${SESSIONS:-3000 10000}"
 WINDOW="${WINDOW:-10}"
 # Requests the clients keep outstanding at most (issue 19 measures with 200); 0: every client at once.
@@ -87,7 +87,7 @@ start_service() { # module port jvm-flags
   EXAM_PAPER_PRIVATE_KEY="$(cat "$WORK/paper.key")" EXAM_PAPERS_STREAM="$STREAM" EXAM_PAPERS_REPUBLISH_AFTER=PT1H \
   EXAM_SESSION_URL="http://127.0.0.1:$SESSION_PORT" EXAM_ANSWER_URL="http://127.0.0.1:$ANSWER_PORT" \
   QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-    java $3 -jar "${APPS:-$ROOT}/$1/target/quarkus-app/quarkus-run.jar" >"$WORK/$1.log" 2>&1 &
+    $(bench_command "$1" "$3" "${APPS:-$ROOT}/$1/target/quarkus-app/quarkus-run.jar") >"$WORK/$1.log" 2>&1 &
   PIDS+=($!)
 }
 # JVM flags per service: JAVA_OPTS_ANSWER / JAVA_OPTS_SUBMISSION, else JAVA_OPTS (./exam bench
@@ -133,14 +133,8 @@ jvm_threads_ms() { # pid -> "jit_ms gc_ms"
 }
 # (not lib.sh's cpu_snapshot: this one is in ms, per service, with the whole machine's busy time)
 storm_cpu_snapshot() { echo "$(cpu_ms "$SUBMISSION_PID") $(cpu_ms "$ANSWER_PID") $(pg_cpu_ms) $(redis_cpu_ms) $(awk '{print $1 + $2 + $3 + $6 + $7 + $8}' <(head -1 /proc/stat | cut -d' ' -f2-))"; }
-for port in "$ANSWER_PORT" "$SUBMISSION_PORT"; do
-  # Up to 4 minutes: on a machine busy with builds a Quarkus start has taken over two.
-  for _ in $(seq 1 240); do
-    curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
-    sleep 1
-  done
-  curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "service on $port not ready"; tail -n 40 "$WORK"/*.log; exit 1; }
-done
+bench_ready answer-service "$ANSWER_PID" "$ANSWER_PORT" "$WORK/answer-service.log" \
+  submission-service "$SUBMISSION_PID" "$SUBMISSION_PORT" "$WORK/submission-service.log"
 
 {
   echo "# Deadline storm — $STAMP"

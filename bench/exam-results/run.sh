@@ -13,7 +13,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, bench_start, ensure_database, java_flags_for
+. "$HERE/../lib.sh" # pub, bench_start, ensure_database, java_flags_for, bench_command, bench_ready
 PAPERS="${PAPERS:-50000}"
 REDIS_HOST="${REDIS_HOST:-127.0.0.1}"
 REDIS_PORT="${REDIS_PORT:-6379}"
@@ -52,7 +52,6 @@ PIDS+=("$!")
 
 GS_JAVA_OPTS="${JAVA_OPTS_GRADING:-${JAVA_OPTS:-$(java_flags_for grading-saga)}}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-launched_ms="$(date +%s%3N)"
 # shellcheck disable=SC2086 # GS_JAVA_OPTS is a list of JVM flags
 EXAM_HTTP_PORT="$GRADING_PORT" EXAM_DB_NAME="$DB_NAME" EXAM_REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB" \
 EXAM_CANDIDATE_PUBLIC_KEY="$(pub "$WORK/candidate.pub")" EXAM_OPERATOR_PUBLIC_KEY="$(pub "$WORK/operator.pub")" \
@@ -61,17 +60,11 @@ EXAM_PAPER_PUBLIC_KEY="$(cat "$WORK/paper.pub")" EXAM_ARCHIVE_PRIVATE_KEY="$(cat
 EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="stream:{papers}:results-bench-$STAMP" \
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 QUARKUS_OTEL_SDK_DISABLED=true QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java $GS_JAVA_OPTS -jar "$JAR" >"$WORK/grading-saga.log" 2>&1 &
+  $(bench_command grading-saga "$GS_JAVA_OPTS" "$JAR") >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
-ready=""
-for _ in $(seq 1 600); do
-  if curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1; then ready=yes; break; fi
-  kill -0 "$GS_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$ready" ] || { echo "grading-saga not ready"; tail -n 40 "$WORK/grading-saga.log"; exit 1; }
-ready_ms=$(($(date +%s%3N) - launched_ms))
+bench_ready grading-saga "$GS_PID" "$GRADING_PORT" "$WORK/grading-saga.log"
+ready_ms="$READY_MS"
 started="$(grep -oE 'started in [0-9.]+s' "$WORK/grading-saga.log" | head -n 1 | grep -oE '[0-9.]+s')"
 
 kib() { awk -v k="$1" '$1 == k":" { print $2 }' "/proc/$GS_PID/status"; }

@@ -18,7 +18,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-. "$HERE/../lib.sh" # pub, bench_start, ensure_database
+. "$HERE/../lib.sh" # pub, bench_start, ensure_database, bench_command, bench_ready
 PAPERS="${PAPERS:-3000}"
 WARMUP="${WARMUP:-500}"
 WORKERS="${WORKERS:-16}"
@@ -79,10 +79,11 @@ EXAM_ARCHIVE_PUBLIC_KEY="$(cat "$WORK/archive.pub")" EXAM_PAPERS_STREAM="$STREAM
 EXAM_SESSION_URL="http://127.0.0.1:$STUB_PORT" EXAM_SUBMISSION_URL="http://127.0.0.1:$STUB_PORT" \
 EXAM_SAGA_WORKERS="$WORKERS" EXAM_GRADING_CONSUMER_BATCH="$BATCH" \
 QUARKUS_OTEL_SDK_DISABLED="${QUARKUS_OTEL_SDK_DISABLED:-true}" QUARKUS_LOG_CONSOLE_JSON_ENABLED=false \
-  java $GS_JAVA_OPTS -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench -jar "$JAR" \
+  $(bench_command grading-saga "$GS_JAVA_OPTS" "$JAR" -Dquarkus.datasource.jdbc.additional-jdbc-properties.ApplicationName=saga-bench) \
   >"$WORK/grading-saga.log" 2>&1 &
 GS_PID=$!
 PIDS+=("$GS_PID")
+bench_ready grading-saga "$GS_PID" "$GRADING_PORT" "$WORK/grading-saga.log"
 for _ in $(seq 1 120); do
   curl -sf -X POST "http://127.0.0.1:$STUB_PORT/bench/prepare?prefix=probe&count=1" >/dev/null 2>&1 \
     && curl -sf "http://127.0.0.1:$GRADING_PORT/q/health/ready" >/dev/null 2>&1 && break
