@@ -132,8 +132,13 @@ public class ExamResults {
 
     /** The exam's current results, a chunk at a time in paper id order (only those with {@code status}, if given). */
     Multi<List<ResultRow>> chunks(String examId, String status) {
+        return chunks(examId, status, "");
+    }
+
+    /** As {@link #chunks(String, String)}, from the first paper after {@code afterPaperId} ("" for the first). */
+    private Multi<List<ResultRow>> chunks(String examId, String status, String afterPaperId) {
         return Multi.createBy().repeating()
-                .uni(() -> new String[] {""}, last -> reader.currentPage(examId, status, last[0], CHUNK)
+                .uni(() -> new String[] {afterPaperId}, last -> reader.currentPage(examId, status, last[0], CHUNK)
                         .invoke(rows -> {
                             if (!rows.isEmpty()) {
                                 last[0] = rows.get(rows.size() - 1).paperId();
@@ -142,11 +147,31 @@ public class ExamResults {
                 .until(List::isEmpty);
     }
 
-    /** The export's body: a header, then one chunk of rows per database round trip, written as they come. */
-    public Multi<byte[]> export(String examId, ExamKey exam, Format format) {
-        List<String> questions = new ArrayList<>(exam.questions().keySet());
+    /** What an export needs before its response is committed: the exam, and the first chunk of its rows. */
+    public record ExportStart(ExamKey exam, List<ResultRow> firstChunk) {
+    }
+
+    /**
+     * The exam (session-service) and the export's first chunk (PostgreSQL), read before the 200
+     * and its headers are sent: while either cannot be reached the export answers 503 with
+     * Retry-After like every other endpoint, instead of a 200 whose body breaks off at once.
+     */
+    public Uni<ExportStart> startExport(String examId) {
+        return exam(examId).chain(exam -> reader.currentPage(examId, null, "", CHUNK).map(rows -> new ExportStart(exam, rows)));
+    }
+
+    /**
+     * The export's body: a header, then one chunk of rows per database round trip, written as
+     * they come (the first one read already by {@link #startExport}).
+     */
+    public Multi<byte[]> export(String examId, ExportStart start, Format format) {
+        List<String> questions = new ArrayList<>(start.exam().questions().keySet());
         boolean[] first = {true};
-        Multi<byte[]> rows = chunks(examId, null).map(chunk -> format == Format.CSV ? csv(chunk, questions)
+        List<ResultRow> firstChunk = start.firstChunk();
+        Multi<List<ResultRow>> chunks = firstChunk.isEmpty() ? Multi.createFrom().empty()
+                : Multi.createBy().concatenating().streams(Multi.createFrom().item(firstChunk),
+                        chunks(examId, null, firstChunk.get(firstChunk.size() - 1).paperId()));
+        Multi<byte[]> rows = chunks.map(chunk -> format == Format.CSV ? csv(chunk, questions)
                 : json(chunk, first));
         byte[] head = format == Format.CSV ? csvHeader(questions) : "[".getBytes(StandardCharsets.UTF_8);
         // the JSON array's end depends on whether any row was written: decided once the rows are

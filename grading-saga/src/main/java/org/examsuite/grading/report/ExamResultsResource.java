@@ -74,8 +74,8 @@ public class ExamResultsResource {
         ExamResults.Format chosen = ExamResults.Format.parse(format);
         String type = chosen == ExamResults.Format.CSV ? CSV + "; charset=UTF-8" : MediaType.APPLICATION_JSON;
         String file = "results-" + id + (chosen == ExamResults.Format.CSV ? ".csv" : ".json");
-        return RestMulti.fromUniResponse(results.exam(id), exam -> results.export(id, exam, chosen),
-                exam -> Map.of("Content-Type", List.of(type), "Content-Disposition", List.of("attachment; filename=\"" + file + "\""),
+        return RestMulti.fromUniResponse(results.startExport(id), start -> results.export(id, start, chosen),
+                start -> Map.of("Content-Type", List.of(type), "Content-Disposition", List.of("attachment; filename=\"" + file + "\""),
                         "Cache-Control", List.of("no-store")));
     }
 
