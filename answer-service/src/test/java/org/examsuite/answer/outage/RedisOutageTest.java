@@ -2,6 +2,7 @@ package org.examsuite.answer.outage;
 
 import static org.awaitility.Awaitility.await;
 import static org.examsuite.answer.support.Fixtures.change;
+import static org.examsuite.testing.Outages.neverA500;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
@@ -48,11 +49,14 @@ class RedisOutageTest {
     void whileRedisIsGoneAutosavesAnswer503AndTheServiceRecoversByItself() {
         TestSession s = fixtures.session();
         s.patch(change(1, "q4", "\"Paris\"")).statusCode(200);
+        TestSession other = fixtures.session(); // for every endpoint
+        other.patch(change(1, "q4", "\"Paris\"")).statusCode(200);
 
         REDIS.cut();
         s.patch(change(2, "q4", "\"Lyon\"")).statusCode(503).contentType("application/problem+json")
                 .header("Retry-After", notNullValue()).body("code", equalTo("SERVICE_UNAVAILABLE"));
         s.draft().statusCode(503).contentType("application/problem+json").header("Retry-After", notNullValue());
+        neverA500(Endpoints.all(other));
 
         REDIS.restore();
         // The pool reconnects on its own: the client's retry of the refused change goes through.
