@@ -271,7 +271,11 @@ verify_images() {
     -Dexam.images.jvm.session-service="$(java_opts_for session-service)" \
     -Dexam.images.jvm.answer-service="$(java_opts_for answer-service)" \
     -Dexam.images.jvm.submission-service="$(java_opts_for submission-service)" \
-    -Dexam.images.jvm.grading-saga="$(java_opts_for grading-saga)"
+    -Dexam.images.jvm.grading-saga="$(java_opts_for grading-saga)" \
+    -Dexam.images.native.session-service="$(native_opts_for session-service)" \
+    -Dexam.images.native.answer-service="$(native_opts_for answer-service)" \
+    -Dexam.images.native.submission-service="$(native_opts_for submission-service)" \
+    -Dexam.images.native.grading-saga="$(native_opts_for grading-saga)"
 }
 
 # --- ./exam test images: the command, then each image run from the registry's bytes ----------

@@ -215,9 +215,12 @@ class ChartRenderTest {
         assertEquals("2", env(c).get("MALLOC_ARENA_MAX").getValue(), what);
         if (nativeFlavor) {
             assertFalse(env(c).containsKey("JAVA_TOOL_OPTIONS"), what + ": no JVM to read JAVA_TOOL_OPTIONS");
+            String young = DEFAULTS.at("/native/youngGeneration").asText();
             List<String> expected = List.of(javaToolOptions.trim().split("\\s+")).stream()
-                    .filter(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn") || f.startsWith("-D")).toList();
-            assertEquals(expected, c.getArgs(), what + ": javaToolOptions' heap sizes and system properties as arguments");
+                    .filter(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn") || f.startsWith("-D"))
+                    .map(f -> f.startsWith("-Xmn") && !young.isEmpty() ? "-Xmn" + young : f).toList();
+            assertEquals(expected, c.getArgs(), what + ": javaToolOptions' heap limit and system properties, native.youngGeneration as arguments");
+            assertTrue(young.isEmpty() || c.getArgs().contains("-Xmn" + young), what + ": the native young generation");
             assertEquals(1, c.getArgs().stream().filter(a -> a.startsWith("-Xmx")).count(), what + ": a heap limit");
             assertTrue(c.getArgs().contains("-Dvertx.disableURIValidation=true"), what);
         } else {

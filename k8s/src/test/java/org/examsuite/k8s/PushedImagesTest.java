@@ -273,10 +273,9 @@ class PushedImagesTest {
             List<String> cmd = new ArrayList<>();
             image.config().path("config").path("Cmd").forEach(e -> cmd.add(e.asText()));
             String service = image.repository().substring(image.repository().lastIndexOf('/') + 1);
-            String exam = System.getProperty("exam.images.jvm." + service, "");
-            assertFalse(exam.isBlank(), "-Dexam.images.jvm." + service + " (./exam's java_opts_for) is required");
-            List<String> expected = List.of(exam.trim().split("\\s+")).stream()
-                    .filter(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn") || f.startsWith("-D")).toList();
+            String exam = System.getProperty("exam.images.native." + service, "");
+            assertFalse(exam.isBlank(), "-Dexam.images.native." + service + " (./exam's native_opts_for) is required");
+            List<String> expected = List.of(exam.trim().split("\\s+"));
             assertEquals(expected, cmd, service + ": the native image's Cmd vs ./exam's heap sizes and properties");
             assertEquals(cmd, w.args(), service + ": the chart's args vs the image's Cmd");
             assertEquals(Yaml.tree("[/app/service]"), image.config().path("config").path("Entrypoint"), service + ": entrypoint");
