@@ -22,6 +22,17 @@ limits() { # label output expected-cpus memory-bytes
     ok "$1 maxMemory=$mem (80% of $4, 512 KiB aligned)" || bad "$1 maxMemory=$mem, expected $(max_heap "$4") (80% of $4)"
 }
 
+# The launcher's translation of the documented command line (--dry-run prints the builder's call).
+printf -- '-O1\n--gc=serial\n' >"$work/opts"
+dry="$(cd "$work" && "$home/bin/native-image" --dry-run -cp . @opts --no-fallback -J-Dx.y=z \
+  --initialize-at-build-time=a.B --initialize-at-run-time --exclude-config '\.jar$' x Main main-out 2>&1)"
+for want in -H:Optimize=1 -H:+UseSerialGC -H:FallbackThreshold=0 -Dx.y=z -H:ClassInitialization=a.B:build_time \
+  -H:ClassInitialization=:run_time "-H:Class@driver=Main" "-H:Name@driver=main-out"; do
+  grep -qxF -- "  $want \\" <<<"$dry" || grep -qxF -- "  $want" <<<"$dry" && ok "launcher: $want" || bad "launcher: no $want in --dry-run"
+done
+"$home/bin/native-image" --no-such-option Main >/dev/null 2>&1; [ $? -eq 2 ] && ok "launcher: unknown option exits 2" ||
+  bad "launcher: unknown option did not exit 2"
+
 start=$SECONDS
 if "$home/bin/javac" -d "$work/classes" "$here/NativeCheck.java" >"$work/build.log" 2>&1 &&
    (cd "$work" && "$home/bin/native-image" -cp classes -o native-check NativeCheck) >>"$work/build.log" 2>&1; then
