@@ -188,6 +188,39 @@ class ExamResultsTest {
         assertEquals(examId + "-f,session-f,,1,PENDING,,4,,,,,", lines[6]);
     }
 
+    /**
+     * The export reads its first chunk before the 200 is sent and the rest after it: an exam of
+     * two chunks and one paper more comes out whole, each paper once, in paper id order.
+     */
+    @Test
+    void anExportOfMoreThanAChunkHasEveryPaperOnceInOrder() throws SQLException {
+        String examId = Fixture.exam(QUESTIONS, 1);
+        int papers = 2 * 500 + 1;
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement insert = c.prepareStatement("""
+                        WITH s AS (INSERT INTO saga (saga_id, definition, business_key, run, refs, status)
+                          SELECT gen_random_uuid(), 'grading', ? || '-p' || lpad(i::text, 5, '0'), 1,
+                                 jsonb_build_object('examId', ?::text, 'sessionId', 'session-' || i), 'COMPLETED'
+                          FROM generate_series(1, ?) i RETURNING saga_id, business_key)
+                        INSERT INTO result (paper_id, run, saga_id, exam_id, session_id, candidate_id, status, max_score, updated_at)
+                        SELECT business_key, 1, saga_id, ?, 'session-' || business_key, 'cand', 'PENDING', 4, '2026-12-01T10:00:00Z'
+                        FROM s""")) {
+            c.setAutoCommit(true);
+            insert.setString(1, examId);
+            insert.setString(2, examId);
+            insert.setInt(3, papers);
+            insert.setString(4, examId);
+            assertEquals(papers, insert.executeUpdate());
+        }
+        List<String> expected = java.util.stream.IntStream.rangeClosed(1, papers)
+                .mapToObj(i -> examId + "-p" + String.format("%05d", i)).toList();
+        String[] lines = operator().get("/api/v1/results/exams/" + examId + "/export?format=csv").then().statusCode(200)
+                .extract().asString().split("\r\n");
+        assertEquals(expected, java.util.Arrays.stream(lines).skip(1).map(line -> line.substring(0, line.indexOf(','))).toList());
+        assertEquals(expected, operator().queryParam("format", "json").get("/api/v1/results/exams/" + examId + "/export")
+                .then().statusCode(200).extract().jsonPath().getList("paperId"));
+    }
+
     @Test
     void theJsonExportIsAnArrayOfTheSameRows() throws SQLException {
         String examId = seededExam();
