@@ -32,7 +32,7 @@ key="$( {
   echo "svm=$SVM_VERSION src=$OPENJDK_SOURCE=$OPENJDK_SOURCE_VERSION jdk=$jdk_version"
   cd "$here" && find c jdk-static launcher -type f \( -name '*.c' -o -name '*.h' -o -name '*.java' -o -name '*.sh' -o -name 'Makefile' -o -name '*.patch' \) \
     -not -path '*/test/*' | LC_ALL=C sort | xargs sha256sum
-  sha256sum "$here/toolchain.sh"
+  sha256sum toolchain.sh # relative: the key must not depend on where the clone is
 } | sha256sum | cut -c1-12)"
 home="$cache/graalvm-$SVM_VERSION-$key"
 
