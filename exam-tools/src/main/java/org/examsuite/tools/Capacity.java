@@ -19,23 +19,23 @@ import java.util.Properties;
  * stated headroom. Linear in the load: what one replica did on the bench, N replicas do on N
  * times the cores (an assumption the bench cannot check; printed with the result).
  */
-final class Capacity {
+public final class Capacity {
     static final List<String> SERVICES = List.of("session-service", "answer-service", "submission-service", "grading-saga");
 
     /** The exam day: candidates, and how they load the suite. */
-    record Exam(long candidates, double autosaveEverySeconds, double submitWindowSeconds, double startWindowSeconds,
+    public record Exam(long candidates, double autosaveEverySeconds, double submitWindowSeconds, double startWindowSeconds,
             double heartbeatEverySeconds, double gradeWithinSeconds, boolean liveChannel) {
     }
 
     /** How much spare capacity to keep, and what one replica gets. */
-    record Plan(double headroom, double coresPerReplica, int minReplicas) {
+    public record Plan(double headroom, double coresPerReplica, int minReplicas) {
     }
 
     /** Per service: cores needed in its busiest phase, and replicas. */
     record Service(String name, String busiestPhase, double cores, int replicas) {
     }
 
-    record Result(Map<String, Double> rates, List<Service> services, double redisCores, int redisShards,
+    public record Result(Map<String, Double> rates, List<Service> services, double redisCores, int redisShards,
             double postgresCores, double postgresCommitsPerSecond, List<String> assumptions) {
     }
 
@@ -45,7 +45,7 @@ final class Capacity {
         this.figures = figures;
     }
 
-    static Capacity load(Path file) throws IOException {
+    public static Capacity load(Path file) throws IOException {
         Properties figures = new Properties();
         try (Reader reader = Files.newBufferedReader(file)) {
             figures.load(reader);
@@ -62,7 +62,7 @@ final class Capacity {
         return Double.parseDouble(value.strip());
     }
 
-    Result size(Exam exam, Plan plan) {
+    public Result size(Exam exam, Plan plan) {
         double starts = exam.candidates() / exam.startWindowSeconds();
         double autosaves = exam.candidates() / exam.autosaveEverySeconds();
         double heartbeats = exam.candidates() / exam.heartbeatEverySeconds();
@@ -144,7 +144,7 @@ final class Capacity {
         return commits;
     }
 
-    static String report(Exam exam, Plan plan, Result result) {
+    public static String report(Exam exam, Plan plan, Result result) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Capacity for %,d candidates: autosave every %.0f s, heartbeat every %.0f s, "
                 + "all starting within %.0f s, all submitting within %.0f s; headroom: run at %.0f %% of the cores; "

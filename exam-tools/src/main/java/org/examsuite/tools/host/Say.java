@@ -18,4 +18,19 @@ public final class Say {
     public static void warn(String message) {
         err("exam: " + message);
     }
+
+    /** The last 40 lines of LOG on stderr, when it exists (why something did not start). */
+    public static void tail(java.nio.file.Path log) {
+        if (!java.nio.file.Files.isRegularFile(log)) {
+            return;
+        }
+        try {
+            java.util.List<String> lines = java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+            err("--- last lines of " + log + " ---");
+            lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(Say::err);
+            err("---");
+        } catch (java.io.IOException e) {
+            // unreadable: nothing to show
+        }
+    }
 }

@@ -1,0 +1,93 @@
+package org.examsuite.tools.stages;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/** What the tests of a run counted: Surefire's reports and node's test runner summaries. */
+public record Totals(long passed, long failed, long skipped) {
+    private static final Pattern SUITE = Pattern.compile("<testsuite\\s[^>]*>");
+
+    public Totals plus(Totals other) {
+        return new Totals(passed + other.passed, failed + other.failed, skipped + other.skipped);
+    }
+
+    @Override
+    public String toString() {
+        return passed + " passed, " + failed + " failed, " + skipped + " skipped";
+    }
+
+    /** The Surefire reports (target/surefire-reports/TEST-*.xml) under HOME written after SINCE. */
+    public static Totals junit(Path home, FileTime since) {
+        long tests = 0;
+        long failed = 0;
+        long skipped = 0;
+        try (Stream<Path> files = Files.walk(home)) {
+            List<Path> reports = files.filter(p -> p.getFileName().toString().startsWith("TEST-")
+                    && p.getFileName().toString().endsWith(".xml") && p.getParent() != null
+                    && p.getParent().getFileName().toString().equals("surefire-reports")
+                    && p.toString().contains("/target/") && !p.toString().contains("/node_modules/")).toList();
+            for (Path report : reports) {
+                try {
+                    if (Files.getLastModifiedTime(report).compareTo(since) <= 0) {
+                        continue;
+                    }
+                    Matcher m = SUITE.matcher(Files.readString(report, StandardCharsets.ISO_8859_1));
+                    if (m.find()) {
+                        String tag = m.group();
+                        tests += attr(tag, "tests");
+                        failed += attr(tag, "failures") + attr(tag, "errors");
+                        skipped += attr(tag, "skipped");
+                    }
+                } catch (IOException e) {
+                    // a report that vanished meanwhile (a build elsewhere cleaning target/)
+                }
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // a directory that vanished during the walk: the reports read still count
+        }
+        return new Totals(tests - failed - skipped, failed, skipped);
+    }
+
+    static long attr(String tag, String name) {
+        Matcher m = Pattern.compile("\\s" + name + "=\"([0-9]+)\"").matcher(tag);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** node --test's summaries ("ℹ pass N", "# fail N", ...) in LOGS written after SINCE. */
+    public static Totals node(List<Path> logs, FileTime since) {
+        long passed = 0;
+        long failed = 0;
+        long skipped = 0;
+        for (Path log : logs) {
+            try {
+                if (!Files.isRegularFile(log) || Files.getLastModifiedTime(log).compareTo(since) <= 0) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
+                    String[] f = line.strip().split("\\s+");
+                    if (f.length < 3 || !f[2].matches("[0-9]+")) {
+                        continue;
+                    }
+                    long n = Long.parseLong(f[2]);
+                    switch (f[1]) {
+                        case "pass" -> passed += n;
+                        case "fail" -> failed += n;
+                        case "skipped", "todo" -> skipped += n;
+                        default -> {
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // unreadable log: counts nothing
+            }
+        }
+        return new Totals(passed, failed, skipped);
+    }
+}
