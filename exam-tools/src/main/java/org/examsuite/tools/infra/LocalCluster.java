@@ -156,7 +156,8 @@ public final class LocalCluster {
     /**
      * cluster_up: reuses the running healthy cluster of DIR; restarts the nodes of a cluster of
      * which some still run (a drill's killed node rejoins from its nodes.conf and AOF); wipes the
-     * directory of a cluster of which none runs and creates a fresh one.
+     * directory of a cluster of which none runs and creates a fresh one. Progress goes to stdout;
+     * the seeds do not: ./exam cluster up prints them as its last line (the drill reads it).
      */
     public UpResult up() {
         String recorded = recorded(dir).orElse("");
