@@ -78,6 +78,18 @@ public final class Procs {
         return waitFor(process, 0);
     }
 
+    /** Runs COMMAND with INPUT as its stdin, its stdout and stderr into LOG (which it replaces); its exit code. */
+    public int feed(List<String> command, String input, Path log) {
+        ProcessBuilder pb = builder(command, Map.of()).redirectErrorStream(true).redirectOutput(log.toFile());
+        Process process = start(pb);
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(input.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // it stopped reading: its exit code and log tell why
+        }
+        return waitFor(process, 0);
+    }
+
     /** Runs COMMAND and returns its stdout; stderr goes to this stderr. */
     public Result capture(List<String> command) {
         return capture(command, Map.of());
