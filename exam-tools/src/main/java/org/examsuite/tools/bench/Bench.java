@@ -149,6 +149,9 @@ public final class Bench {
     /** Runs the benches of O and appends their tables to docs/benchmarks.md; 1 if any failed. */
     public int run(Options o) {
         List<String> names = o.benchNames(ws.home());
+        if (!procs.has("java")) { // the scripts start the JVM services and their drivers with it
+            throw new Fail("a JDK 17 or newer is needed (java not found on PATH)");
+        }
         exportJavaOpts();
         List<String> flavours = o.flavours();
         boolean endsNative = flavours.get(flavours.size() - 1).equals(NATIVE);

@@ -1,6 +1,7 @@
 package org.examsuite.tools.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.examsuite.tools.host.Fail;
 import org.examsuite.tools.host.Procs;
 import org.examsuite.tools.host.Workspace;
 import org.junit.jupiter.api.BeforeEach;
@@ -168,6 +170,17 @@ class BenchTest {
 
                 The runs' own tables: autosave jvm: bench/autosave/results/""") + "\\d{8}T\\d+Z\\.md"
                 + Pattern.quote("; autosave native: bench/autosave/results/") + "\\d{8}T\\d+Z\\.md\\.\n", rest);
+    }
+
+    @Test
+    void withoutJavaOnThePathNothingRunsAndNothingIsAppended() throws IOException {
+        ws.put("PATH", Files.createDirectories(home.resolve("empty-path")).toString());
+        Fail fail = assertThrows(Fail.class,
+                () -> bench().run(new Bench.Options(List.of("autosave"), false, false, null)));
+        assertEquals(1, fail.exitCode());
+        assertTrue(fail.getMessage().contains("java not found on PATH"));
+        assertEquals("", appended());
+        assertTrue(Files.notExists(home.resolve("bench/autosave/env.log")));
     }
 
     /** The service launcher as the bench sees it: flags named after the service, executables under the workspace. */
