@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -264,7 +266,7 @@ public final class Bench {
     private Map<String, String> flavourEnv(String flavour) {
         Map<String, String> env = new LinkedHashMap<>();
         for (String svc : services.all()) {
-            String var = svc.split("-", 2)[0].toUpperCase(java.util.Locale.ROOT);
+            String var = svc.split("-", 2)[0].toUpperCase(Locale.ROOT);
             if (flavour.equals(JVM)) {
                 ws.remove("BENCH_COMMAND_" + var);
                 continue;
@@ -347,11 +349,11 @@ public final class Bench {
         }
     }
 
-    private static java.nio.file.attribute.FileTime mtime(Path p) {
+    private static FileTime mtime(Path p) {
         try {
             return Files.getLastModifiedTime(p);
         } catch (IOException e) {
-            return java.nio.file.attribute.FileTime.fromMillis(0);
+            return FileTime.fromMillis(0);
         }
     }
 
