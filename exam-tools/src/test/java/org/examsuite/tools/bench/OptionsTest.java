@@ -1,0 +1,94 @@
+package org.examsuite.tools.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.examsuite.tools.host.Fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What ./exam bench accepts: its flags, their defaults, and only benches that exist. */
+class OptionsTest {
+    @TempDir
+    Path home;
+
+    private void bench(String name) throws IOException {
+        Path script = Files.createDirectories(home.resolve("bench").resolve(name)).resolve("run.sh");
+        Files.writeString(script, "#!/bin/sh\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void noNamesMeansTheDefaultSixOnTheJvmOnce() throws IOException {
+        for (String name : Bench.DEFAULT_NAMES) {
+            bench(name);
+        }
+        Bench.Options o = Bench.Options.parse(List.of());
+        assertEquals(List.of("autosave", "deadline-storm", "saga", "heartbeat", "live", "start-surge"), o.benchNames(home));
+        assertEquals(List.of("jvm"), o.flavours());
+        assertEquals(1, o.roundCount());
+        assertEquals("autosave deadline-storm saga heartbeat live start-surge", o.quoted());
+    }
+
+    @Test
+    void compareRunsBothFlavoursTwiceUnlessRoundsSay() {
+        Bench.Options o = Bench.Options.parse(List.of("--compare", "ready"));
+        assertEquals(List.of("jvm", "native"), o.flavours());
+        assertEquals(2, o.roundCount());
+        assertEquals(3, Bench.Options.parse(List.of("--compare", "--rounds", "3")).roundCount());
+        assertEquals("--compare --rounds 1 ready live", Bench.Options.parse(List.of("--compare", "--rounds", "1", "ready", "live")).quoted());
+    }
+
+    @Test
+    void nativeRunsOnlyTheNativeExecutablesAndTheLastFlagCounts() {
+        assertEquals(List.of("native"), Bench.Options.parse(List.of("--native", "live")).flavours());
+        Bench.Options last = Bench.Options.parse(List.of("--native", "--compare"));
+        assertTrue(last.compare());
+        assertFalse(last.nativeOnly());
+        assertEquals("--native", Bench.Options.parse(List.of("--native")).quoted());
+    }
+
+    @Test
+    void roundsMustBeANumber() {
+        Fail notANumber = assertThrows(Fail.class, () -> Bench.Options.parse(List.of("--compare", "--rounds", "two")));
+        assertEquals(2, notANumber.exitCode());
+        assertTrue(notANumber.getMessage().contains("--rounds takes a number"));
+        assertEquals(2, assertThrows(Fail.class, () -> Bench.Options.parse(List.of("--rounds"))).exitCode());
+        assertEquals(2, assertThrows(Fail.class, () -> new Bench.Options(List.of(), false, true, 0)).exitCode());
+    }
+
+    @Test
+    void unknownOptionsAndBothFlavourFlagsAreUsageErrors() {
+        Fail unknown = assertThrows(Fail.class, () -> Bench.Options.parse(List.of("--fast")));
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.getMessage().contains("unknown option '--fast'"));
+        assertEquals(2, assertThrows(Fail.class, () -> new Bench.Options(List.of(), true, true, null)).exitCode());
+    }
+
+    @Test
+    void anUnknownBenchIsAUsageErrorNamingItsScript() throws IOException {
+        bench("autosave");
+        Bench.Options o = new Bench.Options(List.of("autosave", "nosuch"), false, false, null);
+        Fail fail = assertThrows(Fail.class, () -> o.benchNames(home));
+        assertEquals(2, fail.exitCode());
+        assertEquals("no benchmark 'nosuch' (bench/nosuch/run.sh)", fail.getMessage());
+        // a path is not a bench name, even where it leads to a script
+        Files.createDirectories(home.resolve("drill"));
+        Files.copy(home.resolve("bench/autosave/run.sh"), home.resolve("drill/run.sh"));
+        assertThrows(Fail.class, () -> new Bench.Options(List.of("../drill"), false, false, null).benchNames(home));
+    }
+
+    @Test
+    void aScriptThatCannotRunIsNoBench() throws IOException {
+        bench("autosave");
+        Files.setPosixFilePermissions(home.resolve("bench/autosave/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThrows(Fail.class, () -> new Bench.Options(List.of("autosave"), false, false, null).benchNames(home));
+    }
+}
