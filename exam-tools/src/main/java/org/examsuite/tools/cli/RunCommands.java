@@ -184,11 +184,28 @@ final class RunCommands {
         }
     }
 
-    @Command(name = "bench", mixinStandardHelpOptions = true, description = "The benchmarks behind docs/benchmarks.md.")
+    @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"The benchmarks behind docs/benchmarks.md (bench/NAME/run.sh): each starts its own services on bench ports; "
+                + "this run's tables, with the machine they ran on, are appended to docs/benchmarks.md."})
     static final class Bench implements Callable<Integer> {
+        @Option(names = "--native", description = "on the native executables (built when missing)")
+        boolean nativeOnly;
+
+        @Option(names = "--compare", description = "JVM and native interleaved, one table of both")
+        boolean compare;
+
+        @Option(names = "--rounds", paramLabel = "N", description = "rounds of --compare (2)")
+        Integer rounds;
+
+        @picocli.CommandLine.Parameters(paramLabel = "NAME", arity = "0..*",
+                description = "autosave, deadline-storm, saga, heartbeat, live, start-surge, ready, exam-results (the first six)")
+        List<String> names = new ArrayList<>();
+
         @Override
         public Integer call() {
-            throw new org.examsuite.tools.host.Fail("not wired yet");
+            Toolbox tb = Exam.toolbox();
+            return new org.examsuite.tools.bench.Bench(tb.ws, tb.procs, new LauncherBenchServices(tb))
+                    .run(new org.examsuite.tools.bench.Bench.Options(names, nativeOnly, compare, rounds));
         }
     }
 

@@ -400,7 +400,7 @@ public final class LocalCluster {
         return printStatus(System.out);
     }
 
-    boolean printStatus(PrintStream out) {
+    public boolean printStatus(PrintStream out) {
         int n = ports.size();
         if (!Files.isRegularFile(portsFile())) {
             out.println("cluster_state:none nodes_running:0/" + n + " replicas_in_sync:0/" + n / 2 + " " + dir);

@@ -26,7 +26,7 @@ import org.examsuite.tools.host.Workspace;
  * takes long. Maven's whole output: .exam/logs/build.log.
  */
 public final class Maven {
-    private static final Pattern MODULE = Pattern.compile("^\\[INFO\\] Building Exam Suite :: (.*?) \\S+(?: +\\[(\\d+/\\d+)\\])?\\s*$");
+    private static final Pattern MODULE = Pattern.compile("^\\[INFO\\] Building (Exam Suite(?: :: .*?)?) \\S+(?: +\\[(\\d+/\\d+)\\])?\\s*$");
 
     private final Workspace ws;
 
@@ -70,8 +70,8 @@ public final class Maven {
                     out.write('\n');
                     Matcher m = MODULE.matcher(line);
                     if (m.matches()) {
-                        module.set(m.group(1));
-                        Say.say("  " + (m.group(2) == null ? "" : "[" + m.group(2) + "] ") + m.group(1) + " (t+" + seconds(start) + "s)");
+                        module.set(m.group(1).replaceFirst("^Exam Suite :: ", ""));
+                        Say.say("  " + (m.group(2) == null ? "" : "[" + m.group(2) + "] ") + module.get() + " (t+" + seconds(start) + "s)");
                         said.set(System.nanoTime());
                     } else if (line.startsWith("[ERROR]") && errors.size() < 40) {
                         errors.add(line);

@@ -150,14 +150,8 @@ public final class Suite {
         } else {
             return;
         }
-        java.io.PrintStream out = System.out;
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(captured, true));
-        try {
-            cluster.printStatus();
-        } finally {
-            System.setOut(out);
-        }
+        cluster.printStatus(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
         captured.toString().lines().forEach(l -> Say.say("  " + l));
     }
 }
