@@ -59,6 +59,8 @@ class RegistryPushTest {
             // the same image again: the blobs are there, the manifest is the same
             assertEquals(digest, registry.pushImage("examsuite/test", "1.0", config, List.of(layer)));
             assertEquals("", registry.manifestDigest("examsuite/test", "no-such-tag"));
+
+            nativeImageOfAnExecutable(ws, children, layers, registry);
         } finally {
             long pid = new PidFiles(ws).running(LocalRegistry.PID_NAME, LocalRegistry.MARKER).orElse(-1);
             local.stop();
@@ -68,5 +70,31 @@ class RegistryPushTest {
         }
         assertFalse(registry.answers());
         assertFalse(Files.exists(new PidFiles(ws).file(LocalRegistry.PID_NAME)));
+    }
+
+    /** A native image's two layers and config, with a dynamically linked program of this machine as the executable. */
+    private void nativeImageOfAnExecutable(Workspace ws, Children children, Layers layers, Registry registry) throws Exception {
+        Path program = Path.of("/usr/bin/true");
+        assumeTrue(Files.isExecutable(program));
+        Path service = Files.createDirectories(home.resolve("demo-service/src/main/resources"));
+        Files.writeString(service.resolve("application.properties"), "quarkus.jib.ports=8089\n"
+                + "quarkus.container-image.labels.\"org.opencontainers.image.title\"=demo-service\n");
+        NativeImage image = new NativeImage(children, layers, new RootFs(children), home, home.resolve(".exam/images"));
+
+        String digest = image.build(registry, "demo-service", program, "-Xmx64m -Dx=y", "examsuite/demo-service", "1.0",
+                "abc", "2026-12-06T08:00:00Z");
+
+        assertEquals(digest, registry.manifestDigest("examsuite/demo-service", "1.0-native"));
+        Object manifest = registry.manifest("examsuite/demo-service", "1.0-native");
+        Object config = Json.parse(new String(registry.blob("examsuite/demo-service",
+                (String) Json.at(manifest, "config", "digest")), StandardCharsets.UTF_8));
+        assertEquals("1001", Json.at(config, "config", "User"));
+        assertEquals(List.of("-Xmx64m", "-Dx=y"), Json.at(config, "config", "Cmd"));
+        assertEquals("demo-service", Json.at(config, "config", "Labels", "org.opencontainers.image.title"));
+        Path work = home.resolve(".exam/images/native/demo-service");
+        String app = new Procs(ws).output(List.of("tar", "-tvzf", work.resolve("app.tar.gz").toString()));
+        assertTrue(app.lines().anyMatch(l -> l.startsWith("-rwxr-xr-x") && l.endsWith(" ./app/service")), app);
+        String root = new Procs(ws).output(List.of("tar", "-tzf", work.resolve("root.tar.gz").toString()));
+        assertTrue(root.contains("./etc/passwd") && root.contains("libc.so.6") && root.contains("ld-linux"), root);
     }
 }
