@@ -13,7 +13,7 @@ import org.examsuite.tools.host.Procs;
 import org.examsuite.tools.host.Workspace;
 
 /**
- * The redirections images.sh uses that host.Procs has no method for: a pipeline into a file
+ * The redirections the images need that host.Procs has no method for: a pipeline into a file
  * (tar | gzip > OUT), a command's output into a log (> LOG 2>&1), a stream into a command's
  * stdin (curl | tar -x). Children see the workspace's environment, as Procs' do.
  */
