@@ -209,11 +209,25 @@ final class RunCommands {
         }
     }
 
-    @Command(name = "images", mixinStandardHelpOptions = true, description = "The five OCI images.")
+    @Command(name = "images", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"The four services' and the exam page's OCI images, built without a container daemon (a jlink JRE base; "
+                + "quarkus-container-image-jib; nginx for the page) and pushed to a registry (a loopback docker-registry is started "
+                + "when none answers, data in .exam/registry); writes .exam/images/values.yaml (registry, tag, digests) for helm -f "
+                + "and checks every manifest against the chart (docs/operations.md, \"Images\")."})
     static final class Images implements Callable<Integer> {
+        @Option(names = "--registry", paramLabel = "HOST:PORT", description = "where to push (EXAM_IMAGE_REGISTRY, else 127.0.0.1:5000)")
+        String registry;
+
+        @Option(names = "--push", description = "accepted for compatibility: a daemon-less build always ends in a registry")
+        boolean push;
+
+        @Option(names = "--no-verify", description = "skip the check against the chart")
+        boolean noVerify;
+
         @Override
         public Integer call() {
-            throw new org.examsuite.tools.host.Fail("not wired yet");
+            Toolbox tb = Exam.toolbox();
+            return tb.images().run(new org.examsuite.tools.images.Images.Options(registry, push, noVerify));
         }
     }
 }

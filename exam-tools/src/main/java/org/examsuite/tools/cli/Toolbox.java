@@ -48,6 +48,10 @@ final class Toolbox {
     }
 
     Stages stages() {
-        return new Stages(ws, procs, pids, launcher, builds, natives, drivers);
+        return new Stages(ws, procs, pids, launcher, builds, natives, drivers, () -> images().stage());
+    }
+
+    org.examsuite.tools.images.Images images() {
+        return new org.examsuite.tools.images.Images(ws, procs, new LauncherImageSupport(this));
     }
 }

@@ -35,14 +35,18 @@ public final class Stages {
     private final NativeBuilds natives;
     private final Drivers drivers;
     private final Tools tools;
+    private final java.util.function.IntSupplier images;
 
-    public Stages(Workspace ws, Procs procs, PidFiles pids, Launcher launcher, Builds builds, NativeBuilds natives, Drivers drivers) {
+    /** IMAGES: the images stage (./exam images' code, wired by the command line). */
+    public Stages(Workspace ws, Procs procs, PidFiles pids, Launcher launcher, Builds builds, NativeBuilds natives, Drivers drivers,
+            java.util.function.IntSupplier images) {
         this.ws = ws;
         this.procs = procs;
         this.suite = new StageSuite(ws, pids, launcher, builds);
         this.natives = natives;
         this.drivers = drivers;
         this.tools = new Tools(ws, procs);
+        this.images = images;
     }
 
     public int run(Stage stage) {
@@ -58,7 +62,7 @@ public final class Stages {
                 case FUZZ -> fuzz();
                 case DEMO -> demo();
                 case DRILL -> drill();
-                case IMAGES -> throw new IllegalStateException("the images stage runs through ./exam images' code");
+                case IMAGES -> images.getAsInt();
             };
         } finally {
             suite.down();
