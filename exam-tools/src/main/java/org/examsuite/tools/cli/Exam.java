@@ -83,8 +83,10 @@ public final class Exam implements Callable<Integer> {
         @Override
         public Integer call() {
             String script = picocli.AutoComplete.bash("exam", spec.parent().commandLine());
-            System.out.print(script);
-            System.out.println("complete -F _complete_exam ./exam");
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            out.print(script);
+            out.println("complete -F _complete_exam ./exam");
+            out.flush();
             return 0;
         }
     }
