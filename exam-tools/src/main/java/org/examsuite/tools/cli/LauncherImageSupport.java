@@ -19,9 +19,12 @@ final class LauncherImageSupport implements ImageSupport {
     }
 
     @Override
-    public String keyLine(String name, String kind) {
-        tb.keys.ensure();
-        return tb.keys.line(name, kind);
+    public java.util.Map<String, String> keyEnv() {
+        java.util.Map<String, String> env = new java.util.LinkedHashMap<>(tb.launcher.sharedKeys());
+        for (Service s : Service.values()) {
+            env.putAll(tb.launcher.ownKeys(s));
+        }
+        return env;
     }
 
     @Override
@@ -37,15 +40,5 @@ final class LauncherImageSupport implements ImageSupport {
     @Override
     public Path nativeExecutable(String service) {
         return tb.natives.executable(Service.of(service));
-    }
-
-    @Override
-    public int maven(List<String> args) {
-        return tb.maven.build(args);
-    }
-
-    @Override
-    public void buildServices(List<String> services) {
-        tb.maven.services(services.stream().map(Service::of).toList());
     }
 }

@@ -11,8 +11,8 @@ public interface ImageSupport {
     /** session-service, answer-service, submission-service, grading-saga. */
     List<String> services();
 
-    /** ./exam's key(): the PEM of .exam/keys/NAME.KIND.pem as one line, the keys made when missing. */
-    String keyLine(String name, String kind);
+    /** Every key variable of every service (an image runs with all of them), the keys made when missing. */
+    java.util.Map<String, String> keyEnv();
 
     /** java_opts_for: the service's JVM flags (the chart's javaToolOptions, or EXAM_JAVA_OPTS). */
     String jvmOpts(String service);
@@ -22,10 +22,4 @@ public interface ImageSupport {
 
     /** native_exe: SERVICE/target/native/SERVICE. */
     Path nativeExecutable(String service);
-
-    /** mvnw_build: ./mvnw -B -ntp ARGS with its progress lines; the exit code. */
-    int maven(List<String> args);
-
-    /** build_services: the services whose quarkus-run.jar is missing or stale. */
-    void buildServices(List<String> services);
 }

@@ -210,16 +210,7 @@ final class Smoke {
 
     /** The keys every service is given, and those ./exam gives only some (the images get all). */
     private Map<String, String> serviceEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("EXAM_CANDIDATE_PUBLIC_KEY", support.keyLine("candidate", "public"));
-        env.put("EXAM_OPERATOR_PUBLIC_KEY", support.keyLine("operator", "public"));
-        env.put("EXAM_SERVICE_PUBLIC_KEY", support.keyLine("service", "public"));
-        env.put("EXAM_SERVICE_PRIVATE_KEY", support.keyLine("service", "private"));
-        env.put("EXAM_CANDIDATE_PRIVATE_KEY", support.keyLine("candidate", "private"));
-        env.put("EXAM_PAPER_PRIVATE_KEY", support.keyLine("paper", "private"));
-        env.put("EXAM_PAPER_PUBLIC_KEY", support.keyLine("paper", "public"));
-        env.put("EXAM_ARCHIVE_PRIVATE_KEY", support.keyLine("archive", "private"));
-        env.put("EXAM_ARCHIVE_PUBLIC_KEY", support.keyLine("archive", "public"));
+        Map<String, String> env = new LinkedHashMap<>(support.keyEnv());
         return env;
     }
 

@@ -18,18 +18,25 @@ import org.examsuite.tools.host.Workspace;
 public final class JvmFlags {
     private final Workspace ws;
     private final Procs procs;
-    private final List<String> values;
+    private List<String> values;
     private Boolean trimSupported;
 
     public JvmFlags(Workspace ws, Procs procs) {
         this.ws = ws;
         this.procs = procs;
-        Path file = ws.path("k8s/chart/exam-suite/values.yaml");
-        try {
-            this.values = Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new Fail("cannot read " + file + ": " + e.getMessage());
+    }
+
+    /** The chart's values, read when first needed (most commands never start a service). */
+    private List<String> values() {
+        if (values == null) {
+            Path file = ws.path("k8s/chart/exam-suite/values.yaml");
+            try {
+                values = Files.readAllLines(file);
+            } catch (IOException e) {
+                throw new Fail("cannot read " + file + ": " + e.getMessage());
+            }
         }
+        return values;
     }
 
     /** java_flags_for: the service's javaToolOptions, else the defaults'. */
@@ -38,7 +45,7 @@ public final class JvmFlags {
         String current = "";
         String defaults = "";
         String own = "";
-        for (String line : values) {
+        for (String line : values()) {
             if (!line.isEmpty() && Character.isLetter(line.charAt(0))) {
                 section = line.split("\\s+")[0];
                 current = "";
@@ -90,7 +97,7 @@ public final class JvmFlags {
     String nativeYoungGeneration() {
         String section = "";
         boolean inNative = false;
-        for (String line : values) {
+        for (String line : values()) {
             if (!line.isEmpty() && Character.isLetter(line.charAt(0))) {
                 section = line.split("\\s+")[0];
                 inNative = false;

@@ -74,11 +74,7 @@ public final class Launcher {
 
     /** export_service_env: what all four services are given (keys, peers, profile, tracing). */
     public void exportServiceEnv() {
-        keys.ensure();
-        ws.put("EXAM_CANDIDATE_PUBLIC_KEY", keys.line("candidate", "public"));
-        ws.put("EXAM_OPERATOR_PUBLIC_KEY", keys.line("operator", "public"));
-        ws.put("EXAM_SERVICE_PUBLIC_KEY", keys.line("service", "public"));
-        ws.put("EXAM_SERVICE_PRIVATE_KEY", keys.line("service", "private"));
+        sharedKeys().forEach(ws::put);
         ws.put("EXAM_SESSION_URL", ws.env("EXAM_SESSION_URL", "http://127.0.0.1:8081"));
         ws.put("EXAM_ANSWER_URL", ws.env("EXAM_ANSWER_URL", "http://127.0.0.1:8082"));
         ws.put("EXAM_SUBMISSION_URL", ws.env("EXAM_SUBMISSION_URL", "http://127.0.0.1:8083"));
@@ -88,6 +84,17 @@ public final class Launcher {
             // No collector: without this every service logs "Failed to export spans" forever.
             ws.put("QUARKUS_OTEL_SDK_DISABLED", "true");
         }
+    }
+
+    /** The keys every service is given. */
+    public Map<String, String> sharedKeys() {
+        keys.ensure();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("EXAM_CANDIDATE_PUBLIC_KEY", keys.line("candidate", "public"));
+        env.put("EXAM_OPERATOR_PUBLIC_KEY", keys.line("operator", "public"));
+        env.put("EXAM_SERVICE_PUBLIC_KEY", keys.line("service", "public"));
+        env.put("EXAM_SERVICE_PRIVATE_KEY", keys.line("service", "private"));
+        return env;
     }
 
     /** The keys only one service holds (its signing keys). */

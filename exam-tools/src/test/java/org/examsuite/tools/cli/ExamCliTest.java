@@ -97,6 +97,35 @@ class ExamCliTest {
     }
 
     @Test
+    void tokenPrintsTheTokenAloneAndMakesMissingKeys(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home) {
+        String before = System.getProperty("exam.home");
+        System.setProperty("exam.home", home.toString());
+        java.io.PrintStream original = System.out;
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(buffer, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, run("token", "operator", "alice@school").exitCode());
+        } finally {
+            System.setOut(original);
+            if (before == null) {
+                System.clearProperty("exam.home");
+            } else {
+                System.setProperty("exam.home", before);
+            }
+        }
+        String[] lines = buffer.toString(java.nio.charset.StandardCharsets.UTF_8).strip().split("\n");
+        assertEquals(1, lines.length);
+        String claims = new String(java.util.Base64.getUrlDecoder().decode(lines[0].split("\\.")[1]), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(claims.contains("\"sub\":\"alice@school\""), claims);
+        assertTrue(java.nio.file.Files.isRegularFile(home.resolve(".exam/keys/operator.private.pem")));
+    }
+
+    @Test
+    void aTokenOfAnotherKindIsAUsageError() {
+        assertEquals(2, run("token", "candidate").exitCode());
+    }
+
+    @Test
     void completionIsABashScript() {
         Run run = run("completion");
         assertEquals(0, run.exitCode());
