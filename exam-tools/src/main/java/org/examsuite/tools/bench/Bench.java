@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.examsuite.tools.host.Fail;
@@ -46,19 +47,22 @@ public final class Bench {
     private final Clock clock;
     private final Duration samplePeriod;
     private final Path proc;
+    private final Function<String, Optional<Benchmark>> benchmarks;
 
     public Bench(Workspace ws, Procs procs, BenchServices services) {
-        this(ws, procs, services, Clock.systemUTC(), Duration.ofSeconds(1), Path.of("/proc"));
+        this(ws, procs, services, Clock.systemUTC(), Duration.ofSeconds(1), Path.of("/proc"), Benchmarks::of);
     }
 
-    /** With the clock of the run's heading, the RSS sampler's period and the /proc to read (tests). */
-    Bench(Workspace ws, Procs procs, BenchServices services, Clock clock, Duration samplePeriod, Path proc) {
+    /** With the clock of the run's heading, the RSS sampler's period, the /proc to read and the benchmarks (tests). */
+    Bench(Workspace ws, Procs procs, BenchServices services, Clock clock, Duration samplePeriod, Path proc,
+            Function<String, Optional<Benchmark>> benchmarks) {
         this.ws = ws;
         this.procs = procs;
         this.services = services;
         this.clock = clock;
         this.samplePeriod = samplePeriod;
         this.proc = proc;
+        this.benchmarks = benchmarks;
     }
 
     /** What to run: NAMES (none: the default six), on the native executables only, or compared. */
@@ -117,14 +121,18 @@ public final class Bench {
             return compare ? List.of(JVM, NATIVE) : nativeOnly ? List.of(NATIVE) : List.of(JVM);
         }
 
-        /** The benches to run, each one bench/NAME/run.sh under HOME can run. */
+        /** The benches to run, each a Java benchmark or one bench/NAME/run.sh under HOME can run. */
         public List<String> benchNames(Path home) {
+            return benchNames(home, Benchmarks::of);
+        }
+
+        List<String> benchNames(Path home, Function<String, Optional<Benchmark>> benchmarks) {
             List<String> chosen = names.isEmpty() ? DEFAULT_NAMES : names;
             for (String name : chosen) {
                 boolean oneDirectory = name.matches("[A-Za-z0-9._-]+") && !name.equals(".") && !name.equals("..");
                 Path script = home.resolve("bench").resolve(name).resolve("run.sh");
-                if (!oneDirectory || !Files.isExecutable(script) || Files.isDirectory(script)) {
-                    throw Fail.usage("no benchmark '" + name + "' (bench/" + name + "/run.sh)");
+                if (!oneDirectory || (benchmarks.apply(name).isEmpty() && (!Files.isExecutable(script) || Files.isDirectory(script)))) {
+                    throw Fail.usage("no benchmark '" + name + "' (bench/" + name + ")");
                 }
             }
             return chosen;
@@ -150,7 +158,7 @@ public final class Bench {
 
     /** Runs the benches of O and appends their tables to docs/benchmarks.md; 1 if any failed. */
     public int run(Options o) {
-        List<String> names = o.benchNames(ws.home());
+        List<String> names = o.benchNames(ws.home(), benchmarks);
         if (!procs.has("java")) { // the scripts start the JVM services and their drivers with it
             throw new Fail("a JDK 17 or newer is needed (java not found on PATH)");
         }
@@ -182,12 +190,15 @@ public final class Bench {
                     Map<String, String> env = flavourEnv(flavour);
                     Say.say("== benchmark: " + name + " (" + flavour + (o.compare() ? ", round " + round : "") + ")");
                     delete(readyFile);
+                    Optional<Benchmark> benchmark = benchmarks.apply(name);
                     Path script = ws.path("bench/" + name + "/run.sh");
-                    PeakRss sampler = new PeakRss(() -> started(script), samplePeriod, proc);
+                    // a Java benchmark's services are this process's children; a script's, the script's
+                    PeakRss sampler = new PeakRss(() -> benchmark.isPresent() ? Stream.of(ProcessHandle.current()) : started(script),
+                            samplePeriod, proc);
                     int rc;
                     Map<String, Long> peaks;
                     try {
-                        rc = procs.run(List.of(script.toString()), env, null);
+                        rc = benchmark.isPresent() ? runJava(name, benchmark.get(), env) : procs.run(List.of(script.toString()), env, null);
                     } finally {
                         peaks = sampler.stop();
                     }
@@ -197,7 +208,7 @@ public final class Bench {
                         runs.add(name + " " + flavour + ": FAILED");
                         if (!o.compare()) {
                             section.line("").line("### " + name).line("")
-                                    .line("FAILED (see the output of bench/" + name + "/run.sh)");
+                                    .line("FAILED (see the output of bench/" + name + (benchmark.isPresent() ? ")" : "/run.sh)"));
                         }
                         continue;
                     }
@@ -235,6 +246,22 @@ public final class Bench {
         }
         Say.say("appended this run's tables to docs/benchmarks.md");
         return failed ? 1 : 0;
+    }
+
+    /** Runs a Java benchmark with the workspace's environment and the flavour's; 1 when it failed (it says why). */
+    private int runJava(String name, Benchmark benchmark, Map<String, String> flavourEnv) {
+        Map<String, String> env = new LinkedHashMap<>(ws.env());
+        env.putAll(flavourEnv);
+        try (BenchRun run = new BenchRun(name, ws.home(), env, procs, services, new ProcFs(proc), Clock.systemUTC())) { // the stamp: the real time, not the heading's
+            benchmark.run(run);
+            return 0;
+        } catch (Fail e) {
+            Say.err("bench " + name + ": " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            Say.err("bench " + name + ": " + e);
+            return 1;
+        }
     }
 
     /** The services under test run with the JVM flags ./exam up gives them (the RSS budget), unless set. */

@@ -75,7 +75,8 @@ class BenchTest {
     }
 
     private Bench bench() {
-        return new Bench(ws, new Procs(ws), services, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofMillis(100), Path.of("/proc"));
+        return new Bench(ws, new Procs(ws), services, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofMillis(100), Path.of("/proc"),
+                name -> java.util.Optional.empty());
     }
 
     private String appended() throws IOException {

@@ -78,7 +78,7 @@ class OptionsTest {
         Bench.Options o = new Bench.Options(List.of("autosave", "nosuch"), false, false, null);
         Fail fail = assertThrows(Fail.class, () -> o.benchNames(home));
         assertEquals(2, fail.exitCode());
-        assertEquals("no benchmark 'nosuch' (bench/nosuch/run.sh)", fail.getMessage());
+        assertEquals("no benchmark 'nosuch' (bench/nosuch)", fail.getMessage());
         // a path is not a bench name, even where it leads to a script
         Files.createDirectories(home.resolve("drill"));
         Files.copy(home.resolve("bench/autosave/run.sh"), home.resolve("drill/run.sh"));
@@ -87,8 +87,13 @@ class OptionsTest {
 
     @Test
     void aScriptThatCannotRunIsNoBench() throws IOException {
-        bench("autosave");
-        Files.setPosixFilePermissions(home.resolve("bench/autosave/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
-        assertThrows(Fail.class, () -> new Bench.Options(List.of("autosave"), false, false, null).benchNames(home));
+        bench("live"); // still a script
+        Files.setPosixFilePermissions(home.resolve("bench/live/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThrows(Fail.class, () -> new Bench.Options(List.of("live"), false, false, null).benchNames(home));
+    }
+
+    @Test
+    void aJavaBenchmarkNeedsNoScript() {
+        assertEquals(List.of("autosave"), new Bench.Options(List.of("autosave"), false, false, null).benchNames(home));
     }
 }
