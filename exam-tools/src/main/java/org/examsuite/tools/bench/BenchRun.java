@@ -2,16 +2,11 @@ package org.examsuite.tools.bench;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
@@ -329,24 +324,8 @@ final class BenchRun implements AutoCloseable {
 
     /** GET URL's body, "" when it does not answer 2xx (curl -sf). */
     static String get(String url) {
-        return get(url, Map.of());
+        return Http.get(url);
     }
-
-    static String get(String url, Map<String, String> headers) {
-        try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
-            headers.forEach(b::header);
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() / 100 == 2 ? r.body() : "";
-        } catch (IOException | IllegalArgumentException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Fail("interrupted", 130);
-        }
-    }
-
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** redis-cli with ARGS against REDIS_HOST:REDIS_PORT (HOST/PORT given), its output ("" when it fails). */
     String redisCli(List<String> args) {
@@ -372,6 +351,10 @@ final class BenchRun implements AutoCloseable {
             del.addAll(keys.subList(i, Math.min(keys.size(), i + 500)));
             redisCli(del);
         }
+    }
+
+    void report(List<String> lines) {
+        report(lines.toArray(String[]::new));
     }
 
     /** Appends LINES to the report. */

@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 /** The benchmarks ported to Java, by name (bench/NAME); the others are still bench/NAME/run.sh. */
 final class Benchmarks {
     private static final Map<String, Supplier<Benchmark>> ALL = Map.of(
-            "autosave", Autosave::new);
+            "autosave", Autosave::new,
+            "deadline-storm", DeadlineStorm::new);
 
     private Benchmarks() {
     }

@@ -143,6 +143,16 @@ final class ProcFs {
         return out;
     }
 
+    /** MemTotal in whole GiB, rounded down as free -g shows it. */
+    String memoryGib() {
+        for (String line : read("meminfo").split("\n")) {
+            if (line.startsWith("MemTotal:")) {
+                return Long.toString(Long.parseLong(line.trim().split("\\s+")[1]) / (1024 * 1024));
+            }
+        }
+        return "";
+    }
+
     /** /proc/uptime in ms (the clock of starttime). */
     long uptimeMs() {
         String[] w = read("uptime").trim().split("\\s+");
