@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 final class Benchmarks {
     private static final Map<String, Supplier<Benchmark>> ALL = Map.of(
             "autosave", Autosave::new,
-            "deadline-storm", DeadlineStorm::new);
+            "deadline-storm", DeadlineStorm::new,
+            "saga", Saga::new);
 
     private Benchmarks() {
     }
