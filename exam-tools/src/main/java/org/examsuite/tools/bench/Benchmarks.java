@@ -9,7 +9,8 @@ final class Benchmarks {
     private static final Map<String, Supplier<Benchmark>> ALL = Map.of(
             "autosave", Autosave::new,
             "deadline-storm", DeadlineStorm::new,
-            "saga", Saga::new);
+            "saga", Saga::new,
+            "exam-results", ExamResults::new);
 
     private Benchmarks() {
     }
