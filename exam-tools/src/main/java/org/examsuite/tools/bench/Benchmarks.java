@@ -10,7 +10,8 @@ final class Benchmarks {
             "autosave", Autosave::new,
             "deadline-storm", DeadlineStorm::new,
             "saga", Saga::new,
-            "exam-results", ExamResults::new);
+            "exam-results", ExamResults::new,
+            "start-surge", StartSurge::new);
 
     private Benchmarks() {
     }
