@@ -301,9 +301,15 @@ final class BenchRun implements AutoCloseable {
 
     /** A JDK driver's stdout (the $(java ...) of the scripts); a failure when it fails. */
     String javaOutput(List<String> args) {
-        Path out = work.resolve("java-output.txt");
         List<String> command = new ArrayList<>(List.of("java"));
         command.addAll(args);
+        Path out = work.resolve("java-output.txt");
+        stdout(command, out);
+        return read(out).strip();
+    }
+
+    /** COMMAND's stdout into OUT (its stderr to this terminal's); a failure when it fails. */
+    void stdout(List<String> command, Path out) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectOutput(out.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(new File("/dev/null"));
         pb.environment().clear();
@@ -311,11 +317,10 @@ final class BenchRun implements AutoCloseable {
         try {
             int rc = pb.start().waitFor();
             if (rc != 0) {
-                throw new Fail(args.get(0) + " failed (exit " + rc + ")");
+                throw new Fail(Path.of(command.get(command.size() > 1 ? 1 : 0)).getFileName() + " failed (exit " + rc + ")");
             }
-            return Files.readString(out).strip();
         } catch (IOException e) {
-            throw new Fail("cannot run java: " + e.getMessage());
+            throw new Fail("cannot run " + command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Fail("interrupted", 130);

@@ -11,7 +11,8 @@ final class Benchmarks {
             "deadline-storm", DeadlineStorm::new,
             "saga", Saga::new,
             "exam-results", ExamResults::new,
-            "start-surge", StartSurge::new);
+            "start-surge", StartSurge::new,
+            "heartbeat", Heartbeat::new);
 
     private Benchmarks() {
     }

@@ -87,9 +87,9 @@ class OptionsTest {
 
     @Test
     void aScriptThatCannotRunIsNoBench() throws IOException {
-        bench("live"); // still a script
-        Files.setPosixFilePermissions(home.resolve("bench/live/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
-        assertThrows(Fail.class, () -> new Bench.Options(List.of("live"), false, false, null).benchNames(home));
+        bench("ready"); // still a script
+        Files.setPosixFilePermissions(home.resolve("bench/ready/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThrows(Fail.class, () -> new Bench.Options(List.of("ready"), false, false, null).benchNames(home));
     }
 
     @Test
