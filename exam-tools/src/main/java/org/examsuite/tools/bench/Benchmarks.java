@@ -12,7 +12,8 @@ final class Benchmarks {
             "saga", Saga::new,
             "exam-results", ExamResults::new,
             "start-surge", StartSurge::new,
-            "heartbeat", Heartbeat::new);
+            "heartbeat", Heartbeat::new,
+            "live", Live::new);
 
     private Benchmarks() {
     }
