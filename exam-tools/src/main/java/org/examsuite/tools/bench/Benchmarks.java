@@ -1,10 +1,11 @@
 package org.examsuite.tools.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** The benchmarks ported to Java, by name (bench/NAME); the others are still bench/NAME/run.sh. */
+/** The benchmarks by name: bench/NAME holds each one's README and its drivers (JDK programs, wrk scripts). */
 final class Benchmarks {
     private static final Map<String, Supplier<Benchmark>> ALL = Map.of(
             "autosave", Autosave::new,
@@ -13,7 +14,11 @@ final class Benchmarks {
             "exam-results", ExamResults::new,
             "start-surge", StartSurge::new,
             "heartbeat", Heartbeat::new,
-            "live", Live::new);
+            "live", Live::new,
+            "ready", ReadyBench::new);
+
+    /** Their names, as ./exam bench --help and a wrong name list them. */
+    static final List<String> NAMES = List.of("autosave", "deadline-storm", "saga", "exam-results", "start-surge", "heartbeat", "live", "ready");
 
     private Benchmarks() {
     }

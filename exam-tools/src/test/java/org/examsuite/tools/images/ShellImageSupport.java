@@ -9,10 +9,12 @@ import org.examsuite.tools.DevKeys;
 import org.examsuite.tools.host.Fail;
 import org.examsuite.tools.host.Procs;
 import org.examsuite.tools.host.Workspace;
+import org.examsuite.tools.suite.JvmFlags;
+import org.examsuite.tools.suite.Service;
 
 /**
  * A test-scoped ImageSupport: what ./exam's functions answer, read the way ./exam reads them
- * (k8s/chart/jvm-flags.sh for the flags, DevKeys for the keys), until the CLI provides its own.
+ * (JvmFlags for the flags, DevKeys for the keys), until the CLI provides its own.
  */
 final class ShellImageSupport implements ImageSupport {
     private final Workspace ws;
@@ -46,20 +48,12 @@ final class ShellImageSupport implements ImageSupport {
 
     @Override
     public String jvmOpts(String service) {
-        return bash("if [ -n \"${EXAM_JAVA_OPTS:-}\" ]; then echo \"$EXAM_JAVA_OPTS $(java_properties_for \"$1\")\"; "
-                + "else java_flags_for \"$1\"; fi", service);
+        return new JvmFlags(ws, procs).javaOpts(Service.of(service));
     }
 
     @Override
     public String nativeOpts(String service) {
-        return bash("young=\"$(awk '/^[A-Za-z]/ { s = $1 } s == \"defaults:\" && /^  native:/ { n = 1 } "
-                + "n && /^    youngGeneration:/ { print $2; exit }' \"$JVM_FLAGS_VALUES\")\"; "
-                + "java_flags_for \"$1\" | tr ' ' '\\n' | grep -E '^-(Xmx|Xmn|D)' | "
-                + "sed \"${young:+s/^-Xmn.*/-Xmn$young/}\" | tr '\\n' ' ' | sed 's/ $//'", service);
-    }
-
-    private String bash(String script, String service) {
-        return procs.output(List.of("bash", "-c", ". k8s/chart/jvm-flags.sh; " + script, "bash", service)).strip();
+        return new JvmFlags(ws, procs).nativeOpts(Service.of(service));
     }
 
     @Override
