@@ -128,7 +128,7 @@ final class Autosave implements Benchmark {
             if (!profile.isEmpty()) {
                 r.output(List.of("jcmd", Long.toString(pid), "JFR.stop", "name=autosave"));
             }
-            long n = (long) Awk.number(a.requests().isEmpty() ? "1" : a.requests());
+            long n = a.requestsAtLeastOne();
             List<String> stats = new ArrayList<>();
             stats.add("service CPU per thread kind (µs per request):");
             stats.addAll(AutosaveStats.perThreadKind(threads0, threads1, n));

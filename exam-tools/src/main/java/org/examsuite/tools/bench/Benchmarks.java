@@ -1,5 +1,6 @@
 package org.examsuite.tools.bench;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -7,18 +8,21 @@ import java.util.function.Supplier;
 
 /** The benchmarks by name: bench/NAME holds each one's README and its drivers (JDK programs, wrk scripts). */
 final class Benchmarks {
-    private static final Map<String, Supplier<Benchmark>> ALL = Map.of(
-            "autosave", Autosave::new,
-            "deadline-storm", DeadlineStorm::new,
-            "saga", Saga::new,
-            "exam-results", ExamResults::new,
-            "start-surge", StartSurge::new,
-            "heartbeat", Heartbeat::new,
-            "live", Live::new,
-            "ready", ReadyBench::new);
+    private static final Map<String, Supplier<Benchmark>> ALL = new LinkedHashMap<>();
 
-    /** Their names, as ./exam bench --help and a wrong name list them. */
-    static final List<String> NAMES = List.of("autosave", "deadline-storm", "saga", "exam-results", "start-surge", "heartbeat", "live", "ready");
+    static {
+        ALL.put("autosave", Autosave::new);
+        ALL.put("deadline-storm", DeadlineStorm::new);
+        ALL.put("saga", Saga::new);
+        ALL.put("exam-results", ExamResults::new);
+        ALL.put("start-surge", StartSurge::new);
+        ALL.put("heartbeat", Heartbeat::new);
+        ALL.put("live", Live::new);
+        ALL.put("ready", ReadyBench::new);
+    }
+
+    /** Their names, in the order a wrong name lists them. */
+    static final List<String> NAMES = List.copyOf(ALL.keySet());
 
     private Benchmarks() {
     }
