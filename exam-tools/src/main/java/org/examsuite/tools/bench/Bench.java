@@ -396,7 +396,7 @@ public final class Bench {
         return rows;
     }
 
-    /** The line under a bench's own table: each service's peak RSS, and its start when the script timed it. */
+    /** The line under a bench's own table: each service's peak RSS, and its start when the bench timed it. */
     private String peakLine(String flavour, Map<String, Long> peaks, List<String[]> ready) {
         String flags = flavour.equals(NATIVE) ? "native executables, as above"
                 : "flags of ./exam up: submission-service " + ws.env("JAVA_OPTS_SUBMISSION") + "; answer-service "

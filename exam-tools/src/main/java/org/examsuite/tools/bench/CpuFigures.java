@@ -27,7 +27,7 @@ final class CpuFigures {
         return out.toString();
     }
 
-    /** Ticks as whole ms, as the scripts' cpu_ms (truncated per process). */
+    /** Ticks as ms (the scripts' cpu_ms; exact at 100 ticks a second). */
     static long ms(long ticks) {
         return ticks * 1000 / ProcFs.HZ;
     }
