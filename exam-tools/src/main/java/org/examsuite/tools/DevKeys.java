@@ -70,7 +70,7 @@ public final class DevKeys {
                 publicFile(name).toString());
     }
 
-    static KeyPair generateEd25519() {
+    public static KeyPair generateEd25519() {
         try {
             return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         } catch (GeneralSecurityException e) {

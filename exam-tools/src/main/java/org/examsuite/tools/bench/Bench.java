@@ -18,20 +18,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.examsuite.tools.host.Fail;
-import org.examsuite.tools.host.PidFiles;
 import org.examsuite.tools.host.Procs;
 import org.examsuite.tools.host.Say;
 import org.examsuite.tools.host.Workspace;
 
 /**
- * ./exam bench [--native | --compare [--rounds N]] [NAME...]: each NAME's bench/NAME/run.sh on the
- * JVM build, on the native executables, or on both interleaved (JVM, native, JVM, native, ...; N
- * rounds, 2 by default) with one table of both; the run's tables, with the machine they ran on,
- * are appended to docs/benchmarks.md. The bench scripts stay bash: this starts them with the
- * environment cmd_bench gave them and reads what they write.
+ * ./exam bench [--native | --compare [--rounds N]] [NAME...]: each NAME's benchmark (bench/NAME's
+ * README; {@link Benchmarks}) on the JVM build, on the native executables, or on both interleaved
+ * (JVM, native, JVM, native, ...; N rounds, 2 by default) with one table of both; the run's tables,
+ * with the machine they ran on, are appended to docs/benchmarks.md. Each benchmark writes its own
+ * table under bench/NAME/results/, which this reads back.
  */
 public final class Bench {
     static final List<String> DEFAULT_NAMES = List.of("autosave", "deadline-storm", "saga", "heartbeat", "live", "start-surge");
@@ -46,19 +46,22 @@ public final class Bench {
     private final Clock clock;
     private final Duration samplePeriod;
     private final Path proc;
+    private final Function<String, Optional<Benchmark>> benchmarks;
 
     public Bench(Workspace ws, Procs procs, BenchServices services) {
-        this(ws, procs, services, Clock.systemUTC(), Duration.ofSeconds(1), Path.of("/proc"));
+        this(ws, procs, services, Clock.systemUTC(), Duration.ofSeconds(1), Path.of("/proc"), Benchmarks::of);
     }
 
-    /** With the clock of the run's heading, the RSS sampler's period and the /proc to read (tests). */
-    Bench(Workspace ws, Procs procs, BenchServices services, Clock clock, Duration samplePeriod, Path proc) {
+    /** With the clock of the run's heading, the RSS sampler's period, the /proc to read and the benchmarks (tests). */
+    Bench(Workspace ws, Procs procs, BenchServices services, Clock clock, Duration samplePeriod, Path proc,
+            Function<String, Optional<Benchmark>> benchmarks) {
         this.ws = ws;
         this.procs = procs;
         this.services = services;
         this.clock = clock;
         this.samplePeriod = samplePeriod;
         this.proc = proc;
+        this.benchmarks = benchmarks;
     }
 
     /** What to run: NAMES (none: the default six), on the native executables only, or compared. */
@@ -117,14 +120,16 @@ public final class Bench {
             return compare ? List.of(JVM, NATIVE) : nativeOnly ? List.of(NATIVE) : List.of(JVM);
         }
 
-        /** The benches to run, each one bench/NAME/run.sh under HOME can run. */
-        public List<String> benchNames(Path home) {
+        /** The benches to run, each one of {@link Benchmarks}. */
+        public List<String> benchNames() {
+            return benchNames(Benchmarks::of);
+        }
+
+        List<String> benchNames(Function<String, Optional<Benchmark>> benchmarks) {
             List<String> chosen = names.isEmpty() ? DEFAULT_NAMES : names;
             for (String name : chosen) {
-                boolean oneDirectory = name.matches("[A-Za-z0-9._-]+") && !name.equals(".") && !name.equals("..");
-                Path script = home.resolve("bench").resolve(name).resolve("run.sh");
-                if (!oneDirectory || !Files.isExecutable(script) || Files.isDirectory(script)) {
-                    throw Fail.usage("no benchmark '" + name + "' (bench/" + name + "/run.sh)");
+                if (benchmarks.apply(name).isEmpty()) {
+                    throw Fail.usage("no benchmark '" + name + "' (the benchmarks: " + String.join(", ", Benchmarks.NAMES) + ")");
                 }
             }
             return chosen;
@@ -150,8 +155,8 @@ public final class Bench {
 
     /** Runs the benches of O and appends their tables to docs/benchmarks.md; 1 if any failed. */
     public int run(Options o) {
-        List<String> names = o.benchNames(ws.home());
-        if (!procs.has("java")) { // the scripts start the JVM services and their drivers with it
+        List<String> names = o.benchNames(benchmarks);
+        if (!procs.has("java")) { // the benchmarks start the JVM services and their JDK drivers with it
             throw new Fail("a JDK 17 or newer is needed (java not found on PATH)");
         }
         exportJavaOpts();
@@ -182,12 +187,13 @@ public final class Bench {
                     Map<String, String> env = flavourEnv(flavour);
                     Say.say("== benchmark: " + name + " (" + flavour + (o.compare() ? ", round " + round : "") + ")");
                     delete(readyFile);
-                    Path script = ws.path("bench/" + name + "/run.sh");
-                    PeakRss sampler = new PeakRss(() -> started(script), samplePeriod, proc);
+                    Benchmark benchmark = benchmarks.apply(name).orElseThrow();
+                    // the services a benchmark starts are this process's children
+                    PeakRss sampler = new PeakRss(() -> Stream.of(ProcessHandle.current()), samplePeriod, proc);
                     int rc;
                     Map<String, Long> peaks;
                     try {
-                        rc = procs.run(List.of(script.toString()), env, null);
+                        rc = run(name, benchmark, env);
                     } finally {
                         peaks = sampler.stop();
                     }
@@ -197,7 +203,7 @@ public final class Bench {
                         runs.add(name + " " + flavour + ": FAILED");
                         if (!o.compare()) {
                             section.line("").line("### " + name).line("")
-                                    .line("FAILED (see the output of bench/" + name + "/run.sh)");
+                                    .line("FAILED (see the output of ./exam bench " + name + ")");
                         }
                         continue;
                     }
@@ -237,6 +243,22 @@ public final class Bench {
         return failed ? 1 : 0;
     }
 
+    /** Runs a benchmark with the workspace's environment and the flavour's; 1 when it failed (it says why). */
+    private int run(String name, Benchmark benchmark, Map<String, String> flavourEnv) {
+        Map<String, String> env = new LinkedHashMap<>(ws.env());
+        env.putAll(flavourEnv);
+        try (BenchRun run = new BenchRun(name, ws.home(), env, procs, services, new ProcFs(proc), Clock.systemUTC())) { // the stamp: the real time, not the heading's
+            benchmark.run(run);
+            return 0;
+        } catch (Fail e) {
+            Say.err("bench " + name + ": " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            Say.err("bench " + name + ": " + e);
+            return 1;
+        }
+    }
+
     /** The services under test run with the JVM flags ./exam up gives them (the RSS budget), unless set. */
     private void exportJavaOpts() {
         ws.put("JAVA_OPTS", ws.env("JAVA_OPTS", services.jvmOpts("answer-service")));
@@ -246,7 +268,7 @@ public final class Bench {
         ws.put("JAVA_OPTS_SESSION", ws.env("JAVA_OPTS_SESSION", services.jvmOpts("session-service")));
     }
 
-    /** bench_services: the services a bench's run.sh starts. */
+    /** bench_services: the services a benchmark starts. */
     List<String> servicesOf(String bench) {
         return switch (bench) {
             case "autosave" -> List.of("answer-service");
@@ -260,8 +282,8 @@ public final class Bench {
 
     /**
      * bench_flavour: native → BENCH_COMMAND_&lt;SESSION|ANSWER|...&gt; = the native command and
-     * JAVA_OPTS* saying so in the reports; jvm → no BENCH_COMMAND_* at all (as env -u did, one the
-     * user exported included), so the scripts run their own java -jar.
+     * JAVA_OPTS* saying so in the reports; jvm → no BENCH_COMMAND_* at all (one the user exported
+     * included), so the benchmarks run their own java -jar.
      */
     private Map<String, String> flavourEnv(String flavour) {
         Map<String, String> env = new LinkedHashMap<>();
@@ -329,11 +351,6 @@ public final class Bench {
         }
     }
 
-    /** The bench script SCRIPT while it runs: this process's child whose command line names it. */
-    private static Stream<ProcessHandle> started(Path script) {
-        return ProcessHandle.current().children().filter(h -> PidFiles.commandLine(h.pid()).contains(script.toString()));
-    }
-
     /** The newest bench/NAME/results/*.md (ls -t | head -n 1: newest first, equal times by name). */
     private Optional<Path> newestResult(String name) {
         Path dir = ws.path("bench/" + name + "/results");
@@ -379,7 +396,7 @@ public final class Bench {
         return rows;
     }
 
-    /** The line under a bench's own table: each service's peak RSS, and its start when the script timed it. */
+    /** The line under a bench's own table: each service's peak RSS, and its start when the bench timed it. */
     private String peakLine(String flavour, Map<String, Long> peaks, List<String[]> ready) {
         String flags = flavour.equals(NATIVE) ? "native executables, as above"
                 : "flags of ./exam up: submission-service " + ws.env("JAVA_OPTS_SUBMISSION") + "; answer-service "

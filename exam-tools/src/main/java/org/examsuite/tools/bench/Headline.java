@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A bench's headline figures — throughput and p99 — read out of the Markdown table its run.sh wrote
+ * A bench's headline figures — throughput and p99 — read out of the Markdown table it wrote
  * (bench_headline's awk program, rule for rule: the tables are the interface, so their columns are
  * read by position as the awk did).
  */

@@ -40,13 +40,7 @@ final class Machine {
 
     /** MemTotal in whole GiB, rounded down as free -g shows it. */
     String memoryGib() {
-        for (String line : read("meminfo").split("\n")) {
-            if (line.startsWith("MemTotal:")) {
-                String[] words = line.trim().split("\\s+");
-                return Long.toString(Long.parseLong(words[1]) / (1024 * 1024));
-            }
-        }
-        return "";
+        return new ProcFs(proc).memoryGib();
     }
 
     /** The first line of `java -version` of the java on the PATH the services' scripts get. */

@@ -19,7 +19,7 @@ import org.examsuite.tools.host.PidFiles;
 
 /**
  * peak_rss_sampler: while a bench runs, every PERIOD the peak RSS (VmHWM) of each service it
- * started — a quarkus-run.jar or a target/native/ executable among the bench script's descendants —
+ * started — a quarkus-run.jar or a target/native/ executable among ./exam's descendants —
  * keeping the highest seen per service. A process that ends between two reads is skipped, never a
  * reason to stop sampling.
  */

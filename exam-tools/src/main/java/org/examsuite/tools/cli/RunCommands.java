@@ -185,7 +185,7 @@ final class RunCommands {
     }
 
     @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"The benchmarks behind docs/benchmarks.md (bench/NAME/run.sh): each starts its own services on bench ports; "
+            description = {"The benchmarks behind docs/benchmarks.md (bench/NAME/README.md; org.examsuite.tools.bench): each starts its own services on bench ports; "
                 + "this run's tables, with the machine they ran on, are appended to docs/benchmarks.md."})
     static final class Bench implements Callable<Integer> {
         @Option(names = "--native", description = "on the native executables (built when missing)")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,16 +17,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.examsuite.tools.host.Fail;
 import org.examsuite.tools.host.Procs;
+import org.examsuite.tools.host.Say;
 import org.examsuite.tools.host.Workspace;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bench.run end to end in a throw-away workspace: fake bench scripts that write a results table,
+ * Bench.run end to end in a throw-away workspace: fake benchmarks that write a results table and
  * the ready file and run a "service" process for a moment, and what lands in docs/benchmarks.md.
  */
 class BenchTest {
@@ -35,26 +38,38 @@ class BenchTest {
     Path home;
     private Workspace ws;
     private final FakeServices services = new FakeServices();
+    private final List<String> envLog = new ArrayList<>();
 
     /**
      * A stand-in autosave: records the environment it got, runs a process whose command line names
      * answer-service's jar for the sampler to find, writes the ready file as bench_ready does and a
      * results table whose figures say which flavour ran.
      */
-    private static final String AUTOSAVE = """
-            #!/bin/bash
-            set -e
-            HERE="$(cd "$(dirname "$0")" && pwd)"
-            mkdir -p "$HERE/results"
-            echo "BENCH_COMMAND_ANSWER=${BENCH_COMMAND_ANSWER-unset} BENCH_COMMAND_SESSION=${BENCH_COMMAND_SESSION-unset} JAVA_OPTS=$JAVA_OPTS JAVA_OPTS_ANSWER=$JAVA_OPTS_ANSWER" >>"$HERE/env.log"
-            bash -c 'sleep 1.5; true' answer-service/target/quarkus-app/quarkus-run.jar
-            if [ -n "${BENCH_COMMAND_ANSWER:-}" ]; then rps=2000 p99=90.5ms ready="150 80896|200 81920|250 82944"
-            else rps=4000 p99=30.25ms ready="3800 174080|3900 175104|4000 176128"; fi
-            IFS='|' read -r -a starts <<<"$ready"
-            for s in "${starts[@]}"; do echo "answer-service $s" >>"$BENCH_READY_FILE"; done
-            printf '# Autosave benchmark\\n\\n| connections | endpoint | req/s | p50 | p99 |\\n|---|---|---|---|---|\\n| 50 | autosave | %s | 1ms | %s |\\n| 50 | ceiling | 9000 | 1ms | 2ms |\\n' \\
-              "$rps" "$p99" >"$HERE/results/$(date -u +%Y%m%dT%H%M%S%NZ).md"
-            """;
+    private final Benchmark autosave = r -> {
+        envLog.add("BENCH_COMMAND_ANSWER=" + r.envOrUnset("BENCH_COMMAND_ANSWER", "unset") + " BENCH_COMMAND_SESSION="
+                + r.envOrUnset("BENCH_COMMAND_SESSION", "unset") + " JAVA_OPTS=" + r.env("JAVA_OPTS") + " JAVA_OPTS_ANSWER="
+                + r.env("JAVA_OPTS_ANSWER"));
+        ServiceProcess service = r.start("answer-service",
+                List.of("bash", "-c", "sleep 1.5; true", "answer-service/target/quarkus-app/quarkus-run.jar"), Map.of(), "service.log");
+        while (service.alive()) {
+            BenchRun.sleep(50);
+        }
+        boolean nativeRun = r.nativeFlavour("answer-service");
+        String ready = nativeRun ? "150 80896|200 81920|250 82944" : "3800 174080|3900 175104|4000 176128";
+        StringBuilder lines = new StringBuilder();
+        for (String start : ready.split("\\|")) {
+            lines.append("answer-service ").append(start).append('\n');
+        }
+        Files.writeString(Path.of(r.env("BENCH_READY_FILE")), lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        r.report("# Autosave benchmark", "", "| connections | endpoint | req/s | p50 | p99 |", "|---|---|---|---|---|",
+                "| 50 | autosave | " + (nativeRun ? "2000" : "4000") + " | 1ms | " + (nativeRun ? "90.5ms" : "30.25ms") + " |",
+                "| 50 | ceiling | 9000 | 1ms | 2ms |");
+    };
+
+    private final Benchmark broken = r -> {
+        Say.say("broken on purpose");
+        throw new Fail("broken on purpose", 3);
+    };
 
     @BeforeEach
     void workspace() throws IOException {
@@ -62,20 +77,14 @@ class BenchTest {
         env.keySet().removeIf(k -> k.startsWith("JAVA_OPTS") || k.startsWith("BENCH_") || k.equals("READY_SERVICES"));
         env.put("BENCH_COMMAND_ANSWER", "the user's own"); // the JVM runs must not see it
         ws = new Workspace(home, env);
-        script("autosave", AUTOSAVE);
-        script("broken", "#!/bin/sh\necho broken on purpose\nexit 3\n");
         Files.createDirectories(home.resolve("docs"));
         Files.writeString(home.resolve("docs/benchmarks.md"), "# Benchmarks\n");
     }
 
-    private void script(String name, String text) throws IOException {
-        Path script = Files.createDirectories(home.resolve("bench").resolve(name)).resolve("run.sh");
-        Files.writeString(script, text);
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
     private Bench bench() {
-        return new Bench(ws, new Procs(ws), services, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofMillis(100), Path.of("/proc"));
+        Map<String, Benchmark> all = Map.of("autosave", autosave, "broken", broken);
+        return new Bench(ws, new Procs(ws), services, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofMillis(100), Path.of("/proc"),
+                name -> Optional.ofNullable(all.get(name)));
     }
 
     private String appended() throws IOException {
@@ -84,8 +93,8 @@ class BenchTest {
         return doc.substring("# Benchmarks\n".length());
     }
 
-    private List<String> envLog() throws IOException {
-        return Files.readAllLines(home.resolve("bench/autosave/env.log"));
+    private List<String> envLog() {
+        return envLog;
     }
 
     private static void assertMatches(String regex, String text) {
@@ -124,7 +133,7 @@ class BenchTest {
 
                 ### broken
 
-                FAILED (see the output of bench/broken/run.sh)
+                FAILED (see the output of ./exam bench broken)
                 """), rest);
         assertEquals(List.of("BENCH_COMMAND_ANSWER=unset BENCH_COMMAND_SESSION=unset JAVA_OPTS=-Xjvm-answer-service"
                 + " JAVA_OPTS_ANSWER=-Xjvm-answer-service"), envLog());
@@ -180,7 +189,7 @@ class BenchTest {
         assertEquals(1, fail.exitCode());
         assertTrue(fail.getMessage().contains("java not found on PATH"));
         assertEquals("", appended());
-        assertTrue(Files.notExists(home.resolve("bench/autosave/env.log")));
+        assertEquals(List.of(), envLog);
     }
 
     /** The service launcher as the bench sees it: flags named after the service, executables under the workspace. */

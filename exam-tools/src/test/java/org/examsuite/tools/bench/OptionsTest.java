@@ -5,33 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.examsuite.tools.host.Fail;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What ./exam bench accepts: its flags, their defaults, and only benches that exist. */
 class OptionsTest {
-    @TempDir
-    Path home;
-
-    private void bench(String name) throws IOException {
-        Path script = Files.createDirectories(home.resolve("bench").resolve(name)).resolve("run.sh");
-        Files.writeString(script, "#!/bin/sh\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
     @Test
-    void noNamesMeansTheDefaultSixOnTheJvmOnce() throws IOException {
-        for (String name : Bench.DEFAULT_NAMES) {
-            bench(name);
-        }
+    void noNamesMeansTheDefaultSixOnTheJvmOnce() {
         Bench.Options o = Bench.Options.parse(List.of());
-        assertEquals(List.of("autosave", "deadline-storm", "saga", "heartbeat", "live", "start-surge"), o.benchNames(home));
+        assertEquals(List.of("autosave", "deadline-storm", "saga", "heartbeat", "live", "start-surge"), o.benchNames());
         assertEquals(List.of("jvm"), o.flavours());
         assertEquals(1, o.roundCount());
         assertEquals("autosave deadline-storm saga heartbeat live start-surge", o.quoted());
@@ -73,22 +58,22 @@ class OptionsTest {
     }
 
     @Test
-    void anUnknownBenchIsAUsageErrorNamingItsScript() throws IOException {
-        bench("autosave");
+    void anUnknownBenchIsAUsageErrorNamingTheBenchmarks() {
         Bench.Options o = new Bench.Options(List.of("autosave", "nosuch"), false, false, null);
-        Fail fail = assertThrows(Fail.class, () -> o.benchNames(home));
+        Fail fail = assertThrows(Fail.class, () -> o.benchNames());
         assertEquals(2, fail.exitCode());
-        assertEquals("no benchmark 'nosuch' (bench/nosuch/run.sh)", fail.getMessage());
-        // a path is not a bench name, even where it leads to a script
-        Files.createDirectories(home.resolve("drill"));
-        Files.copy(home.resolve("bench/autosave/run.sh"), home.resolve("drill/run.sh"));
-        assertThrows(Fail.class, () -> new Bench.Options(List.of("../drill"), false, false, null).benchNames(home));
+        assertEquals("no benchmark 'nosuch' (the benchmarks: autosave, deadline-storm, saga, exam-results, start-surge, heartbeat, live,"
+                + " ready)", fail.getMessage());
+        // a path is not a bench name
+        assertThrows(Fail.class, () -> new Bench.Options(List.of("../drill"), false, false, null).benchNames());
     }
 
     @Test
-    void aScriptThatCannotRunIsNoBench() throws IOException {
-        bench("autosave");
-        Files.setPosixFilePermissions(home.resolve("bench/autosave/run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
-        assertThrows(Fail.class, () -> new Bench.Options(List.of("autosave"), false, false, null).benchNames(home));
+    void everyBenchmarkHasItsDirectoryWithAReadme() {
+        for (String name : Benchmarks.NAMES) {
+            assertTrue(Benchmarks.of(name).isPresent(), name);
+            assertTrue(Files.isRegularFile(Path.of("..", "bench", name, "README.md")), name);
+        }
+        assertEquals(List.of(), Bench.DEFAULT_NAMES.stream().filter(n -> !Benchmarks.NAMES.contains(n)).toList());
     }
 }
