@@ -217,11 +217,13 @@ public final class Replicas {
     /** The replica's last logged ERROR, as the supervisor reports it: message, cause's type and message. */
     public String lastError(Replica r) {
         Path log = paths.log(r.name() + ".log");
-        try {
-            List<String> errors = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1).stream()
-                    .filter(l -> l.contains("\"level\":\"ERROR\"")).toList();
-            return errors.isEmpty() ? "" : LastError.summarise(errors.get(errors.size() - 1));
-        } catch (IOException e) {
+        // Streamed: a replica's log grows to many MB over a long drill, this JVM's heap is small.
+        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.contains("\"level\":\"ERROR\"")).reduce((first, second) -> second)
+                    .map(l -> new String(l.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                            java.nio.charset.StandardCharsets.UTF_8))
+                    .map(LastError::summarise).orElse("");
+        } catch (IOException | java.io.UncheckedIOException e) {
             return "";
         }
     }
