@@ -8,7 +8,7 @@ import org.examsuite.demo.drill.Topology.Service;
 /**
  * Who is being disturbed: at most one replica of a service at a time (the chart's PodDisruptionBudget keeps one), so
  * that a fault tests failover, not a service without replicas; and one Redis fault at a time (a replica kill during a
- * failover would leave a slot range without a master). drill/run.sh kept these as lock directories under state/.
+ * failover would leave a slot range without a master). The bash drill kept these as lock directories under state/.
  */
 public final class Disruptions {
     private final Set<Service> claimed = ConcurrentHashMap.newKeySet();

@@ -86,7 +86,7 @@ public final class Drill {
         System.exit(code);
     }
 
-    /** As drill/run.sh's {@code trap 'exit 130' INT TERM}: the clean-up (a shutdown hook) runs, the exit code is 130. */
+    /** As the bash drill's {@code trap 'exit 130' INT TERM}: the clean-up (a shutdown hook) runs, the exit code is 130. */
     @SuppressWarnings("restriction")
     private static void exitOnSignal(String name) {
         try {
@@ -169,7 +169,7 @@ public final class Drill {
         return rc;
     }
 
-    /** The demo driver as a child JVM (as drill/run.sh ran it), the candidates going through the ingress. */
+    /** The demo driver as a child JVM (as the bash drill ran it), the candidates going through the ingress. */
     private int runDemo() throws IOException, InterruptedException {
         Path reports = paths.examHome().resolve("docs/reports");
         Files.createDirectories(reports);
@@ -282,7 +282,7 @@ public final class Drill {
         }
     }
 
-    /** Stops everything this run started, in drill/run.sh's order: the schedule, the replicas, nginx, Redis, PostgreSQL. */
+    /** Stops everything this run started, in the bash drill's order: the schedule, the replicas, nginx, Redis, PostgreSQL. */
     void cleanup() {
         Process demoNow;
         synchronized (this) {

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The options of {@code ./exam drill}, as drill/run.sh took them. Numbers are checked here; the network profile and
+ * The options of {@code ./exam drill}, as the bash drill took them (drill/run.sh before issue 37). Numbers are checked here; the network profile and
  * the duration's minimum are exam-demo's to judge (it gets them as given).
  */
 public record DrillOptions(int candidates, int durationSeconds, String network, long seed, List<String> faults,
@@ -40,7 +40,7 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
         return faults.contains(kind);
     }
 
-    /** The faults as drill/run.sh printed them: comma-separated, {@code all} spelled out. */
+    /** The faults as the bash drill printed them: comma-separated, {@code all} spelled out. */
     public String faultList() {
         return String.join(",", faults);
     }

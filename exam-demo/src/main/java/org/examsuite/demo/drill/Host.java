@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The machine as the drill uses it: external programs (nginx, nft, tc, pg_ctl, redis-cli, ./exam cluster), signals,
- * and HTTP status probes (what curl did in drill/run.sh).
+ * and HTTP status probes (what curl did in the bash drill).
  */
 public final class Host {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

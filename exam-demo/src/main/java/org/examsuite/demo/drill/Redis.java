@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * The drill's Redis: a cluster of six nodes through {@code ./exam cluster up|down|status --ports 7301-7306 --dir
- * .exam/drill/redis} (a subprocess, as drill/run.sh ran it), or with {@code --redis standalone} one AOF node on 7301.
+ * .exam/drill/redis} (a subprocess, as the bash drill ran it), or with {@code --redis standalone} one AOF node on 7301.
  */
 public final class Redis {
     /** One node of {@code ./exam cluster status}: "port pid role masterport". */

@@ -33,7 +33,7 @@ class NginxConfigTest {
         assertEquals(List.of("/api/v1/results", "/api/v1/sagas", "/api/v1/archive"), routes.get("grading"));
     }
 
-    /** The file is drill/run.sh's render_nginx output for the same chart (its header line aside). */
+    /** The file is render_nginx's output for the same chart (the bash drill/run.sh before issue 37), its header aside. */
     @Test
     void rendersWhatRunShRendered() throws IOException {
         assertEquals(resource("nginx-answer-b-down.conf"), config().render(Set.of(Service.ANSWER.b())));
