@@ -30,15 +30,18 @@ public final class Drill {
     private final Map<String, String> env;
     private final Host host;
     private final Disruptions disruptions = new Disruptions();
-    private FaultRecorder recorder;
-    private Postgres postgres;
-    private Redis redis;
-    private Nginx nginx;
-    private Replicas replicas;
-    private Thread supervisor;
-    private FaultEngine engine;
-    private Process demo;
-    private boolean partitionMayRun;
+    // Set by the run, read by the clean-up (a shutdown hook, another thread).
+    private volatile FaultRecorder recorder;
+    private volatile Postgres postgres;
+    private volatile Redis redis;
+    private volatile Nginx nginx;
+    private volatile Replicas replicas;
+    private volatile Thread supervisor;
+    private volatile FaultEngine engine;
+    private volatile Process demo;
+    private volatile boolean partitionMayRun;
+    /** The clean-up has begun: no further step starts anything. */
+    private volatile boolean stopping;
     private boolean cleaned;
 
     public Drill(DrillOptions options, DrillPaths paths, Map<String, String> env) {
@@ -77,7 +80,9 @@ public final class Drill {
         try {
             code = drill.run();
         } catch (DrillFailure e) {
-            System.err.println("drill: " + e.getMessage());
+            if (!drill.stopping) { // else a signal's clean-up runs and sets the exit code
+                System.err.println("drill: " + e.getMessage());
+            }
             code = 1;
         } catch (Exception e) {
             System.err.println("drill: " + e);
@@ -105,8 +110,10 @@ public final class Drill {
                 throw new DrillFailure("port " + port + " is taken (a drill still running? ./exam drill stops what it started)");
             }
         }
-        rotateLogs();
-        recorder = new FaultRecorder(paths.log("faults.log"), paths.faultsTsv());
+        step(() -> {
+            rotateLogs();
+            recorder = new FaultRecorder(paths.log("faults.log"), paths.faultsTsv());
+        });
         say("seed " + options.seed() + "; " + options.candidates() + " candidates starting over " + options.rampSeconds()
                 + "s, " + options.durationSeconds() + "s exam, " + options.network() + " network; faults: "
                 + options.faultList() + "; Redis " + options.redisMode());
@@ -120,24 +127,31 @@ public final class Drill {
         }
         Map<Service, List<String>> commands = Replicas.commandsFrom(env);
 
-        postgres = new Postgres(host, paths, Path.of(env.getOrDefault("DRILL_PG_BIN", "/usr/lib/postgresql/15/bin")));
-        postgres.up();
-        redis = new Redis(host, paths, options.cluster());
-        String redisUrl = redis.up();
-        env.putAll(serviceEnv(redisUrl));
-        if (!options.cluster()) {
-            env.remove("QUARKUS_REDIS_CLIENT_TYPE");
-            env.remove("EXAM_REDIS_WAIT_REPLICAS");
-        }
-        nginx = new Nginx(host, paths, new NginxConfig(paths.nginx(), paths.logs(), ChartRoutes.read(paths.examHome())));
-        nginx.up();
+        step(() -> {
+            postgres = new Postgres(host, paths, Path.of(env.getOrDefault("DRILL_PG_BIN", "/usr/lib/postgresql/15/bin")));
+            postgres.up();
+        });
+        step(() -> {
+            redis = new Redis(host, paths, options.cluster());
+            env.putAll(serviceEnv(redis.up()));
+            if (!options.cluster()) {
+                env.remove("QUARKUS_REDIS_CLIENT_TYPE");
+                env.remove("EXAM_REDIS_WAIT_REPLICAS");
+            }
+        });
+        step(() -> {
+            nginx = new Nginx(host, paths, new NginxConfig(paths.nginx(), paths.logs(), ChartRoutes.read(paths.examHome())));
+            nginx.up();
+        });
 
         long began = System.nanoTime();
-        replicas = new Replicas(host, paths, env, commands);
-        Topology.REPLICAS.forEach(replicas::start);
-        supervisor = new Thread(new Supervisor(replicas, recorder), "drill-supervisor");
-        supervisor.setDaemon(true);
-        supervisor.start();
+        step(() -> {
+            replicas = new Replicas(host, paths, env, commands);
+            Topology.REPLICAS.forEach(replicas::start);
+            supervisor = new Thread(new Supervisor(replicas, recorder), "drill-supervisor");
+            supervisor.setDaemon(true);
+            supervisor.start();
+        });
         say("started 8 replicas; waiting until every /q/health/ready says 200");
         for (Replica r : Topology.REPLICAS) {
             if (!replicas.waitReady(r, 400)) {
@@ -152,10 +166,12 @@ public final class Drill {
 
         ReplicaFaults replicaFaults = new ReplicaFaults(replicas, disruptions, nginx, recorder);
         Partition partition = new Partition(host, replicaFaults, disruptions, recorder, options.cluster());
-        engine = new FaultEngine(FaultSchedule.plan(options.seed(), options.faults(), options.durationSeconds() * 1000L),
-                options, paths, replicaFaults, new StoreFaults(redis, postgres, host, recorder), partition, disruptions,
-                host, recorder);
-        engine.start();
+        step(() -> {
+            engine = new FaultEngine(FaultSchedule.plan(options.seed(), options.faults(), options.durationSeconds() * 1000L),
+                    options, paths, replicaFaults, new StoreFaults(redis, postgres, host, recorder), partition, disruptions,
+                    host, recorder);
+            engine.start();
+        });
 
         int rc = runDemo();
         synchronized (this) {
@@ -188,13 +204,25 @@ public final class Drill {
         for (String var : List.of("EXAM_SESSION_URL", "EXAM_ANSWER_URL", "EXAM_SUBMISSION_URL", "EXAM_GRADING_URL")) {
             pb.environment().put(var, ingress);
         }
-        synchronized (this) {
-            if (cleaned) {
-                return 130;
-            }
-            demo = pb.start();
-        }
+        step(() -> demo = pb.start());
         return demo.waitFor();
+    }
+
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    /**
+     * One step of the set-up, never at the same time as the clean-up: a signal's clean-up waits for the step under
+     * way (as bash's trap waited for the command in the foreground), and no step starts after it.
+     */
+    private void step(Step step) throws IOException {
+        synchronized (this) {
+            if (stopping) {
+                throw new DrillFailure("stopped");
+            }
+            step.run();
+        }
     }
 
     private String operatorToken() {
@@ -284,6 +312,7 @@ public final class Drill {
 
     /** Stops everything this run started, in the bash drill's order: the schedule, the replicas, nginx, Redis, PostgreSQL. */
     void cleanup() {
+        stopping = true;
         Process demoNow;
         synchronized (this) {
             if (cleaned) {
