@@ -98,7 +98,7 @@ public final class Demo {
 
     static Result execute(DemoOptions options) throws IOException, InterruptedException {
         HttpClient direct = ApiClient.newHttpClient();
-        // Under ./exam drill the ingress does not route /q; drill/run.sh waited for every replica's readiness.
+        // Under ./exam drill the ingress does not route /q; the drill (drill.Drill) waited for every replica's readiness.
         List<String> notReady = options.drill() ? List.of() : notReady(direct, options);
         if (!notReady.isEmpty()) {
             System.err.println("exam demo: the suite is not ready (" + String.join(", ", notReady) + "); start it with ./exam up");
@@ -192,7 +192,7 @@ public final class Demo {
     }
 
     /**
-     * ./exam drill: tells drill/run.sh's fault schedule that the candidates start (DIR/exam-started holds the epoch ms)
+     * ./exam drill: tells the drill's fault schedule that the candidates start (DIR/exam-started holds the epoch ms)
      * and probes every service through the ingress from now on.
      */
     private static Prober startDrill(DemoOptions options, String examId, List<CandidateOutcome> outcomes, long runStart)
@@ -208,7 +208,7 @@ public final class Demo {
                 .start(Prober.suiteTargets(examId, probeSession));
     }
 
-    /** Stops the probes and reads the faults drill/run.sh injected (waiting for its schedule to end, 3 min at most). */
+    /** Stops the probes and reads the faults the drill injected (waiting for its schedule to end, 3 min at most). */
     private static DrillData finishDrill(DemoOptions options, Prober prober, Latencies latencies) throws IOException,
             InterruptedException {
         Path tsv = options.drillDir().resolve("faults.tsv");

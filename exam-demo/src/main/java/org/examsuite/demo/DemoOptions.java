@@ -27,7 +27,7 @@ public record DemoOptions(int candidates, int durationSeconds, int graceSeconds,
         return rampSeconds >= 0 ? rampSeconds * 1000L : Math.min(10_000, durationSeconds * 1000L / 10);
     }
 
-    /** Run by ./exam drill (drill/run.sh): no readiness check (/q is not routed by the ingress), probes, faults file. */
+    /** Run by ./exam drill (drill.Drill): no readiness check (/q is not routed by the ingress), probes, faults file. */
     public boolean drill() {
         return drillDir != null;
     }

@@ -20,7 +20,7 @@ public record DrillData(String setup, List<FaultImpact> impacts, List<Prober.Pro
     }
 
     /**
-     * What else drill/run.sh recorded, per kind: {@code crashRestart} — a replica that exited when no fault stopped it,
+     * What else the drill recorded, per kind: {@code crashRestart} — a replica that exited when no fault stopped it,
      * started again by the drill's supervisor as the kubelet would (a finding about the service, not a fault injected).
      */
     public Map<String, Long> others() {

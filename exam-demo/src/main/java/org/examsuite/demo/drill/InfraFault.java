@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One process or infrastructure fault of {@code ./exam drill} (drill/run.sh writes one line per finished fault
+ * One process or infrastructure fault of {@code ./exam drill} (the drill, {@link Drill}, writes one line per finished fault
  * to {@code .exam/drill/faults.tsv}: start and end in epoch ms, kind, target, detail, tab-separated).
  */
 public record InfraFault(long startEpochMs, long endEpochMs, String kind, String target, String detail) {
@@ -17,10 +17,10 @@ public record InfraFault(long startEpochMs, long endEpochMs, String kind, String
     public static final List<String> KINDS = List.of("kill", "rollingRestart", "redisMasterKill", "redisReplicaKill",
             "postgresRestart", "pause", "partition");
 
-    /** A replica that exited on its own, started again by drill/run.sh's supervisor (restartPolicy: Always). */
+    /** A replica that exited on its own, started again by the drill's {@link Supervisor} (restartPolicy: Always). */
     public static final String CRASH_RESTART = "crashRestart";
 
-    /** drill/run.sh could not inject it or the target did not come back (the detail says which). */
+    /** The drill could not inject it or the target did not come back (the detail says which). */
     public boolean failed() {
         return detail.startsWith("FAILED");
     }
