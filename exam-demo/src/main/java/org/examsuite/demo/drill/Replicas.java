@@ -92,8 +92,11 @@ public final class Replicas {
         }
         Path log = paths.log(r.name() + ".log");
         List<String> command = new ArrayList<>(List.of("setpriv", "--regid=" + r.gid(), "--clear-groups", "--"));
-        command.addAll(commands.get(r.service()));
+        // the replica's name as a system property: right after the program, before a JVM's -jar
+        List<String> service = commands.get(r.service());
+        command.add(service.get(0));
         command.add("-Dexam.drill.replica=" + r.name());
+        command.addAll(service.subList(1, service.size()));
         try {
             Files.writeString(log, "=== " + Instant.now().truncatedTo(ChronoUnit.MILLIS) + " start " + r.name() + " (port "
                     + r.port() + ")\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
