@@ -15,6 +15,7 @@ import org.examsuite.tools.host.Say;
 import org.examsuite.tools.host.Workspace;
 import org.examsuite.tools.infra.Infra;
 import org.examsuite.tools.infra.RedisUrl;
+import org.examsuite.tools.suite.NativeBuilds;
 
 /**
  * ./exam test [STAGE...]: the stages in order, each in its own process under its time limit (a
@@ -81,6 +82,10 @@ public final class TestRun {
                 // the stages after it run the suite from the native executables (EXAM_TEST_NATIVE=0: the JVM)
                 if (stage == Stage.NATIVE && !"0".equals(ws.env("EXAM_TEST_NATIVE"))) {
                     ws.put("EXAM_NATIVE", "1");
+                    // as the native stage left them: a service its budget left out runs on the JVM, unbuilt
+                    if (ws.env("EXAM_NATIVE_BUILD").isEmpty()) {
+                        ws.put("EXAM_NATIVE_BUILD", NativeBuilds.AS_BUILT);
+                    }
                 }
             } else if (rc == Stage.NOT_APPLICABLE) {
                 results.add("n/a   " + stage.title() + " (not in the tree yet)");

@@ -24,6 +24,9 @@ import org.examsuite.tools.host.Workspace;
  * that another clone (CI) takes an unchanged one instead of building it again.
  */
 public final class NativeBuilds {
+    /** EXAM_NATIVE_BUILD's value for "take target/native as it is; a missing executable means the JVM". */
+    public static final String AS_BUILT = "as-built";
+
     private final Workspace ws;
     private final Procs procs;
     private final Maven maven;
@@ -114,6 +117,14 @@ public final class NativeBuilds {
                 }
             }
             Say.warn("EXAM_NATIVE_BUILD=never: running target/native/* as built, whatever the sources say now");
+            return;
+        }
+        if (AS_BUILT.equals(ws.env("EXAM_NATIVE_BUILD"))) {
+            List<Service> missing = services.stream().filter(s -> !present(s)).toList();
+            if (!missing.isEmpty()) {
+                Say.say("no native executable of " + missing.stream().map(Service::module).toList() + ": on the JVM");
+                maven.services(missing);
+            }
             return;
         }
         long begin = System.nanoTime();

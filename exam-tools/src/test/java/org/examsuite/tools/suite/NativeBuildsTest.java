@@ -1,12 +1,18 @@
 package org.examsuite.tools.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.examsuite.tools.host.Procs;
 import org.examsuite.tools.host.Workspace;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cache key of a native executable must stay what every earlier build computed (find | sort |
@@ -24,6 +30,29 @@ class NativeBuildsTest {
                     + "/pom.xml suite-common/src/main suite-common/pom.xml pom.xml -type f | LC_ALL=C sort | xargs sha256sum; echo " + home
                     + "; } | sha256sum | cut -c1-16")).strip();
             assertEquals(shell, natives.key(s, Path.of(home)), s.module());
+        }
+    }
+
+    /**
+     * After the native stage, later stages take target/native as it is (EXAM_NATIVE_BUILD=as-built):
+     * no toolchain, no build, whatever the sources say; here there is no toolchain to find at all.
+     */
+    @Test
+    void asBuiltTakesTargetNativeAsItIs(@TempDir Path home) throws Exception {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("EXAM_NATIVE_BUILD", NativeBuilds.AS_BUILT);
+        env.remove("GRAALVM_HOME");
+        Workspace ws = new Workspace(home, env);
+        NativeBuilds natives = new NativeBuilds(ws, new Procs(ws), new Maven(ws));
+        for (Service s : Service.values()) {
+            Path exe = natives.executable(s);
+            Files.createDirectories(exe.getParent());
+            Files.writeString(exe, "#!/bin/sh\n");
+            Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        natives.build(List.of(Service.values()), null, 0);
+        for (Service s : Service.values()) {
+            assertTrue(natives.present(s), s.module());
         }
     }
 }
