@@ -19,10 +19,12 @@ import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.session.audit.AuditLog;
+import org.jboss.logging.Logger;
 
 /** Creating exams, reading them, correcting keys. */
 @ApplicationScoped
 public class ExamService {
+    private static final Logger LOG = Logger.getLogger(ExamService.class);
     private final Pool pool;
     private final ExamStore store;
     private final AuditLog audit;
@@ -51,6 +53,9 @@ public class ExamService {
     /**
      * Creates the exam and publishes its questions. A retry with the same Idempotency-Key and
      * body gets the same exam back ({@code replayed}); the same key with another body is 422.
+     * Once committed the exam is created whatever Redis says: a failed publication is left to the
+     * readers, which ask for it again (POST /internal/v1/exams/{id}/publish); a 503 here would make
+     * a retry without an Idempotency-Key create a second exam.
      */
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
         Instant now = clock.instant();
@@ -67,7 +72,11 @@ public class ExamService {
                                 Map.of("title", exam.title(), "questions", questions.size()))))
                 .chain(inserted -> {
                     if (inserted != null) {
-                        return published.publishExam(exam).replaceWith(new Created(exam.examId(), false));
+                        return published.publishExam(exam)
+                                .onFailure().invoke(failure -> LOG.warnf("exam %s created, its questions not published"
+                                        + " (readers ask again): %s", exam.examId(), failure.toString()))
+                                .onFailure().recoverWithNull()
+                                .replaceWith(new Created(exam.examId(), false));
                     }
                     return store.findCreate(pool, actor, idempotencyKey).map(prior -> {
                         if (!prior.requestHash().equals(requestHash)) {

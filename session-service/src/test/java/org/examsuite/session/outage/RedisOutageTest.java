@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.examsuite.testing.Outages.neverA500;
 import static org.examsuite.testing.Outages.unavailable;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -73,6 +74,31 @@ class RedisOutageTest {
         heartbeat(s).statusCode(200).body("sessionId", equalTo(s.sessionId()));
         events(s, "after").statusCode(202);
         Fixtures.start(examId, candidateId, code).then().statusCode(201).body("candidateId", equalTo(candidateId));
+    }
+
+    /**
+     * An exam is PostgreSQL's: created while Redis is gone it is 201 (its questions are published
+     * when a reader asks), so a client's retry — with or without the same key — never doubles it.
+     */
+    @Test
+    void anExamCreatedWhileRedisIsGoneIsCreatedOnceAndPublishedOnRequest() {
+        String body = Fixtures.examBody(clock.instant().minusSeconds(60), clock.instant().plusSeconds(7200), 3600);
+        String key = "outage-" + System.nanoTime();
+        REDIS.cut();
+        String examId = createExam(body, key).statusCode(201).header("Idempotent-Replayed", nullValue())
+                .extract().path("examId");
+        createExam(body, key).statusCode(200).header("Idempotent-Replayed", equalTo("true")).body("examId", equalTo(examId));
+        exam(examId).statusCode(200).body("examId", equalTo(examId));
+
+        REDIS.restore();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+                .until(() -> given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/" + examId + "/publish")
+                        .then().extract().statusCode() == 204);
+    }
+
+    static ValidatableResponse createExam(String body, String idempotencyKey) {
+        return given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).header("Idempotency-Key", idempotencyKey)
+                .body(body).post("/api/v1/exams").then();
     }
 
     static ValidatableResponse heartbeat(Started s) {
