@@ -70,6 +70,12 @@ public class ExamStore {
                 .map(rows -> rows.iterator().hasNext() ? read(rows.iterator().next()) : null);
     }
 
+    /** Locks the exam's row for the transaction (exam-wide changes one at a time); false when there is no such exam. */
+    public Uni<Boolean> lock(SqlClient tx, String examId) {
+        return tx.preparedQuery("SELECT 1 FROM exam WHERE exam_id = $1 FOR UPDATE").execute(Tuple.of(examId))
+                .map(rows -> rows.iterator().hasNext());
+    }
+
     Uni<Exam> findForUpdate(SqlClient tx, String examId) {
         return tx.preparedQuery("SELECT " + COLUMNS + " FROM exam WHERE exam_id = $1 FOR UPDATE").execute(Tuple.of(examId))
                 .map(rows -> rows.iterator().hasNext() ? read(rows.iterator().next()) : null);

@@ -16,6 +16,14 @@ public class ExtensionStore {
                 .execute(Tuple.of(sessionId, idempotencyKey)).map(rows -> rows.iterator().hasNext());
     }
 
+    /** The seconds an exam-wide extension under this key granted, null if none was granted under it. */
+    Uni<Integer> grantedByExam(SqlClient tx, String examId, String idempotencyKey) {
+        return tx.preparedQuery("SELECT x.seconds FROM extension x JOIN session s ON s.session_id = x.session_id "
+                + "WHERE s.exam_id = $1 AND x.idempotency_key = $2 LIMIT 1")
+                .execute(Tuple.of(examId, idempotencyKey))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getInteger("seconds") : null);
+    }
+
     Uni<Void> insert(SqlClient tx, String sessionId, int seconds, String reason, String actor, Instant at,
             String idempotencyKey) {
         return tx.preparedQuery("INSERT INTO extension (session_id, seconds, reason, extended_by, extended_at, idempotency_key) "

@@ -37,6 +37,14 @@ public final class ProctoringRequests {
     public record ExtendRequest(@NotNull @Min(1) @Max(24 * 3600) Integer seconds, @NotBlank @Size(max = 500) String reason) {
     }
 
+    /** {@code POST /api/v1/exams/{examId}/extend}: every open session of the exam, N minutes more. */
+    public record ExamExtendRequest(@NotNull @Min(1) @Max(24 * 60) Integer minutes, @Size(max = 500) String reason) {
+    }
+
+    /** What an exam-wide extension did: the sessions it extended now (0 for a replayed key). */
+    public record ExamExtended(String examId, int minutes, int sessionsExtended, boolean replayed) {
+    }
+
     /** {@code POST /api/v1/sessions/{sessionId}/warn}: a message shown on the candidate's device. */
     public record WarnRequest(@NotBlank @Size(max = 500) String message) {
     }

@@ -74,6 +74,22 @@ public class SessionStore {
                 .execute(Tuple.of(sessionId, seconds)).map(SessionStore::first);
     }
 
+    /**
+     * Every open session of the exam not yet extended under {@code idempotencyKey} gets
+     * {@code seconds} more, and an extension row under that key, in one statement; the rows changed.
+     * The caller holds the exam's row lock, so a retry with the same key sees the first's rows.
+     */
+    public Uni<List<SessionRow>> extendExam(SqlClient tx, String examId, int seconds, String reason, String actor, Instant now,
+            String idempotencyKey) {
+        return everyRow(tx, "WITH extended AS (UPDATE session s SET deadline = deadline + ($2::int * interval '1 second'), "
+                + "submit_due_at = submit_due_at + ($2::int * interval '1 second'), row_version = row_version + 1 "
+                + "WHERE exam_id = $1 AND status IN ('IN_PROGRESS', 'PAUSED') AND autosubmit_claimed_at IS NULL "
+                + "AND NOT EXISTS (SELECT 1 FROM extension x WHERE x.session_id = s.session_id AND x.idempotency_key = $6) "
+                + "RETURNING s.*), granted AS (INSERT INTO extension (session_id, seconds, reason, extended_by, extended_at, "
+                + "idempotency_key) SELECT session_id, $2, $3, $4, $5, $6 FROM extended) SELECT * FROM extended",
+                io.vertx.sqlclient.Tuple.of(examId, seconds, reason, actor, at(now), idempotencyKey));
+    }
+
     private static final String PAUSE = "UPDATE session SET status = 'PAUSED', paused_at = $2, paused_by_exam = $3, "
             + "row_version = row_version + 1 WHERE status = 'IN_PROGRESS' AND autosubmit_claimed_at IS NULL AND ";
     private static final String RESUME = "UPDATE session SET status = 'IN_PROGRESS', "
