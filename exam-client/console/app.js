@@ -911,7 +911,29 @@ function actExam(verb) {
   });
 }
 
+function actExamExtend() {
+  confirmAction({
+    title: 'Extend the whole exam',
+    text: 'Every open session of this exam gets the minutes (sessions started later do not); each page shows its new deadline.',
+    fields: [
+      field('exam-extend-minutes', 'Minutes to add (1–1440)', el('input', { type: 'number', min: 1, max: 1440, step: 1, required: true, value: 10 })),
+      field('exam-extend-reason', 'Reason (audited, optional)', el('input', { type: 'text', maxLength: 500, size: 40 })),
+    ],
+    confirm: 'Extend every session',
+    run: async (form) => {
+      const minutes = Number(form.elements['exam-extend-minutes'].value);
+      const reason = form.elements['exam-extend-reason'].value.trim();
+      // one key per confirmation: a retried request (lost response) extends no session twice
+      const key = crypto.randomUUID();
+      const r = await api('POST', `/api/v1/exams/${enc(exam.id)}/extend`, reason ? { minutes, reason } : { minutes },
+        { 'idempotency-key': key });
+      return `Exam extended by ${r.minutes} min: ${r.sessionsExtended} sessions.`;
+    },
+  });
+}
+
 $('exam-pause').addEventListener('click', () => actExam('pause'));
+$('exam-extend').addEventListener('click', actExamExtend);
 $('exam-resume').addEventListener('click', () => actExam('resume'));
 
 window.addEventListener('hashchange', route);

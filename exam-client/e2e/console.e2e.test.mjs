@@ -161,6 +161,20 @@ test('console: pausing the exam (after confirming) shows the pause on both candi
   for (const c of exam.candidates) await row(c.candidateId).filter({ hasText: 'in progress' }).waitFor({ timeout: 5000 });
 });
 
+test('console: extending the whole exam (after confirming) gives both candidates\' pages the minutes', { skip }, async () => {
+  const before = [];
+  for (const c of exam.candidates) before.push(await c.page.evaluate(() => window.examClient.remainingMs()));
+  await proctor.getByRole('button', { name: 'Extend the whole exam' }).click();
+  const dialog = proctor.getByRole('dialog');
+  await dialog.getByLabel('Minutes to add (1–1440)').fill('5');
+  await dialog.getByRole('button', { name: 'Extend every session' }).click();
+  await proctor.locator('#status').filter({ hasText: 'Exam extended by 5 min: 2 sessions.' }).waitFor();
+  // each page hears its new deadline (the second one on the other replica) without a reload
+  for (const [i, c] of exam.candidates.entries()) {
+    await c.page.waitForFunction((was) => window.examClient.remainingMs() > was + 4 * 60_000, before[i], { timeout: 5000 });
+  }
+});
+
 test('console: ten tab switches on a candidate\'s page (on the other replica) raise a flag that is pushed into the roster, its flagged list and its filter', { skip }, async () => {
   // the flagged page is on the second replica: its events are published there, the console's socket is on the first
   const [calm, flagged] = exam.candidates;
