@@ -932,7 +932,24 @@ function actExamExtend() {
   });
 }
 
+function actAnnounce() {
+  confirmAction({
+    title: 'Announce to every candidate',
+    text: 'Shown at once on the page of every candidate of this exam whose session is open (as text).',
+    fields: [field('announce-text', 'Announcement', el('textarea', { rows: 3, cols: 40, required: true, maxLength: 1000 }))],
+    confirm: 'Announce',
+    run: async (form) => {
+      // one key per confirmation: a retried request posts once
+      const key = crypto.randomUUID();
+      const r = await api('POST', `/api/v1/exams/${enc(exam.id)}/announcements`,
+        { text: form.elements['announce-text'].value.trim() }, { 'idempotency-key': key });
+      return `Announced to ${r.sessionsReached} sessions.`;
+    },
+  });
+}
+
 $('exam-pause').addEventListener('click', () => actExam('pause'));
+$('exam-announce').addEventListener('click', actAnnounce);
 $('exam-extend').addEventListener('click', actExamExtend);
 $('exam-resume').addEventListener('click', () => actExam('resume'));
 

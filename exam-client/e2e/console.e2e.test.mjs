@@ -175,6 +175,20 @@ test('console: extending the whole exam (after confirming) gives both candidates
   }
 });
 
+test('console: an announcement (after confirming) appears on both candidates\' pages as text, once', { skip }, async () => {
+  const text = 'The alarm at 10:40 is a drill: <b>stay seated</b>.';
+  await proctor.getByRole('button', { name: 'Announce to every candidate' }).click();
+  const dialog = proctor.getByRole('dialog');
+  await dialog.getByLabel('Announcement').fill(text);
+  await dialog.getByRole('button', { name: 'Announce' }).click();
+  await proctor.locator('#status').filter({ hasText: 'Announced to 2 sessions.' }).waitFor();
+  for (const c of exam.candidates) {
+    await c.page.locator('#announcement-list li').filter({ hasText: text }).waitFor({ timeout: 5000 });
+    assert.equal(await c.page.locator('#announcement-list li').count(), 1);
+    assert.equal(await c.page.locator('#announcement-list b').count(), 0, 'shown as text, never as HTML');
+  }
+});
+
 test('console: ten tab switches on a candidate\'s page (on the other replica) raise a flag that is pushed into the roster, its flagged list and its filter', { skip }, async () => {
   // the flagged page is on the second replica: its events are published there, the console's socket is on the first
   const [calm, flagged] = exam.candidates;

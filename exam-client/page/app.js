@@ -77,6 +77,18 @@ function showAlert(text, action) {
   }
 }
 
+/** An invigilators' announcement, newest first, each once (a retried post delivers it again under its id). */
+const announcementIds = new Set();
+function showAnnouncement(command) {
+  const id = String(command.announcementId ?? '');
+  if (!id || announcementIds.has(id)) return;
+  announcementIds.add(id);
+  const item = document.createElement('li');
+  item.textContent = String(command.text); // text, never HTML
+  $('announcement-list').prepend(item);
+  $('announcements').hidden = false;
+}
+
 // ------------------------------------------------------------------ sign in
 
 function showLogin(prefill = {}) {
@@ -460,6 +472,7 @@ async function openExam(c) {
   c.on('command', (command) => {
     if (command?.type === 'WARNING' && command.message) showAlert(`Message from the invigilator: ${String(command.message)}`);
     if (command?.type === 'EXTENDED') $('announce').textContent = 'Your time has been extended.';
+    if (command?.type === 'ANNOUNCEMENT' && command.text) showAnnouncement(command);
   });
   if (c.state === 'submitted') {
     showDone(c.paper);

@@ -187,7 +187,7 @@ export interface ExamClientEvents {
   stale: Array<{ questionId: string; heldVersion: number }>;
   rejected: { questionId: string; error: ErrorInfo };
   /**
-   * Proctor commands, by socket or heartbeat, each id once: {id, type: 'WARNING'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED'|'PAUSED'|'RESUMED', at, ...}.
+   * Proctor commands, by socket or heartbeat, each id once: {id, type: 'WARNING'|'ANNOUNCEMENT'|'EXTENDED'|'TAKEN_OVER'|'SUBMITTED'|'FORCE_SUBMITTED'|'PAUSED'|'RESUMED', at, ...}.
    * EXTENDED moves the deadline, SUBMITTED/FORCE_SUBMITTED end editing, a TAKEN_OVER with a higher epoch locks this device,
    * PAUSED stops the clock and RESUMED restarts it with the moved deadline, before the event.
    */

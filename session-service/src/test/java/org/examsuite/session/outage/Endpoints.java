@@ -49,6 +49,9 @@ final class Endpoints {
         all.put("resume the exam", () -> operator().contentType(ContentType.JSON).body("{}").post(exam + "/resume").then());
         all.put("extend the exam", () -> operator().contentType(ContentType.JSON).header("Idempotency-Key", "outage-" + UUID.randomUUID())
                 .body("{\"minutes\": 1}").post(exam + "/extend").then());
+        all.put("announce", () -> operator().contentType(ContentType.JSON).header("Idempotency-Key", "outage-" + UUID.randomUUID())
+                .body("{\"text\": \"outage\"}").post(exam + "/announcements").then());
+        all.put("announcements", () -> operator().get(exam + "/announcements").then());
         all.put("internal: read the exam", () -> service().get("/internal/v1/exams/" + s.examId()).then());
         all.put("internal: publish the exam", () -> service().post("/internal/v1/exams/" + s.examId() + "/publish").then());
         all.put("internal: publish the session", () -> service().post("/internal/v1/sessions/" + s.sessionId() + "/publish").then());
