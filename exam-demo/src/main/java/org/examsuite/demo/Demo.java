@@ -25,6 +25,7 @@ import org.examsuite.demo.client.ApiClient;
 import org.examsuite.demo.client.RetryPolicy;
 import org.examsuite.demo.drill.DrillData;
 import org.examsuite.demo.drill.FaultImpact;
+import org.examsuite.demo.drill.ImpactsFile;
 import org.examsuite.demo.drill.InfraFault;
 import org.examsuite.demo.drill.Prober;
 import org.examsuite.demo.proxy.FaultLog;
@@ -223,6 +224,7 @@ public final class Demo {
         List<Prober.Probe> probes = prober.probes();
         List<Latencies.Sample> samples = latencies.samples();
         List<FaultImpact> impacts = InfraFault.read(tsv).stream().map(f -> FaultImpact.of(f, probes, samples)).toList();
+        ImpactsFile.write(options.drillDir().resolve("impacts.tsv"), impacts);
         return new DrillData(options.drillSetup() == null ? "" : options.drillSetup(), impacts, probes, Files.exists(done));
     }
 

@@ -167,7 +167,9 @@ public final class Drill {
         ReplicaFaults replicaFaults = new ReplicaFaults(replicas, disruptions, nginx, recorder);
         Partition partition = new Partition(host, replicaFaults, disruptions, recorder, options.cluster());
         step(() -> {
-            engine = new FaultEngine(FaultSchedule.plan(options.seed(), options.faults(), options.durationSeconds() * 1000L),
+            long durationMs = options.durationSeconds() * 1000L;
+            engine = new FaultEngine(options.spaced() ? FaultSchedule.spacedPlan(options.seed(), options.faults(), durationMs)
+                    : FaultSchedule.plan(options.seed(), options.faults(), durationMs),
                     options, paths, replicaFaults, new StoreFaults(redis, postgres, host, recorder), partition, disruptions,
                     host, recorder);
             engine.start();
@@ -182,7 +184,28 @@ public final class Drill {
         if (!new ScheduleCheck(paths, options.faults()).passed() && rc == 0) {
             rc = 1;
         }
+        if (options.recoveryTargetSeconds() > 0 && !recoveryMet() && rc == 0) {
+            rc = 1;
+        }
         return rc;
+    }
+
+    /** Every fault's window within --recovery-target, no 500/502 in any (RecoveryCheck); says what missed. */
+    private boolean recoveryMet() {
+        List<String> misses;
+        try {
+            misses = RecoveryCheck.misses(ImpactsFile.read(paths.impacts()), options.recoveryTargetSeconds() * 1000L);
+        } catch (IOException | RuntimeException e) {
+            say("cannot read the faults' windows (" + paths.impacts() + "): " + e.getMessage());
+            return false;
+        }
+        if (misses.isEmpty()) {
+            say("every fault's window within " + options.recoveryTargetSeconds() + " s, no 500 or 502 in any");
+            return true;
+        }
+        say("faults over the " + options.recoveryTargetSeconds() + " s target (or with a 500/502 in their window):");
+        misses.forEach(m -> System.out.println("  " + m));
+        return false;
     }
 
     /** The demo driver as a child JVM (as the bash drill ran it), the candidates going through the ingress. */

@@ -9,11 +9,12 @@ import java.util.List;
  * the duration's minimum are exam-demo's to judge (it gets them as given).
  */
 public record DrillOptions(int candidates, int durationSeconds, String network, long seed, List<String> faults,
-        String redisMode, Path jsonOut, int waitSeconds, int rampSeconds) {
+        String redisMode, Path jsonOut, int waitSeconds, int rampSeconds, boolean spaced, int recoveryTargetSeconds) {
 
     public static final String USAGE = """
             usage: ./exam drill [--candidates N] [--duration S] [--network good|weak|hostile] [--seed N]
                                 [--faults all|LIST] [--redis cluster|standalone] [--json FILE] [--wait S]
+                                [--spaced] [--recovery-target S]
               --candidates  simulated candidates (300)          --duration  the exam's duration in s (180)
               --network     the demo's network faults (weak)    --seed      seeds the candidates and the fault schedule
               --faults      comma-separated: kill,rollingRestart,redisMasterKill,redisReplicaKill,
@@ -22,6 +23,9 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
               --json        write the run's summary there (JSON)
               --wait        seconds after deadline + grace to wait for papers and grading (180)
               --ramp        the candidates start spread over this many seconds (max(10, candidates / 5))
+              --spaced      each fault once, one after the other, windows apart (all seven take ~5 min: --duration 480)
+              --recovery-target  fail when a fault's window (every service served again) is over S seconds, or a
+                            candidate got a 500 or 502 in it (10 with --spaced; 0: not checked)
             Logs: .exam/drill/logs; report: docs/reports/drill-*.html (docs/drill.md).
             """;
 
@@ -55,6 +59,8 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
         String json = null;
         int wait = 180;
         Integer ramp = null;
+        boolean spaced = false;
+        Integer recoveryTarget = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -67,6 +73,8 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
                 case "--json" -> json = value(args, ++i, arg);
                 case "--wait" -> wait = number(arg, value(args, ++i, arg));
                 case "--ramp" -> ramp = number(arg, value(args, ++i, arg));
+                case "--spaced" -> spaced = true;
+                case "--recovery-target" -> recoveryTarget = number(arg, value(args, ++i, arg));
                 case "-h", "--help" -> throw new UsageException(null);
                 default -> throw new UsageException("unknown option " + arg);
             }
@@ -95,8 +103,9 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
             }
         }
         Path jsonOut = json == null || json.isEmpty() ? null : Path.of(json).toAbsolutePath().normalize();
+        int target = recoveryTarget != null ? recoveryTarget : spaced ? 10 : 0;
         return new DrillOptions(candidates, duration, network, Long.parseLong(seed), List.copyOf(kinds), redis, jsonOut,
-                wait, rampSeconds);
+                wait, rampSeconds, spaced, target);
     }
 
     private static String value(String[] args, int i, String option) {

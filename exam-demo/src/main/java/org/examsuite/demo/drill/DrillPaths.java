@@ -51,6 +51,11 @@ public record DrillPaths(Path examHome) {
         return dir().resolve("faults.tsv.done");
     }
 
+    /** exam-demo writes each fault's window there (ImpactsFile) for the drill's RecoveryCheck. */
+    public Path impacts() {
+        return dir().resolve("impacts.tsv");
+    }
+
     /** exam-demo writes the epoch ms its candidates start at: the fault schedule's clock. */
     public Path examStarted() {
         return dir().resolve("exam-started");

@@ -65,10 +65,13 @@ public final class FaultEngine implements Runnable {
             recorder.log("exam started; faults from " + started + " (after the " + rampSeconds + "s ramp): " + faultList
                     + " (seed " + seed + ")");
             List<Thread> lanes = new ArrayList<>();
+            if (plan.spaced()) {
+                lanes.add(spawn("drill-spaced", () -> spacedLane(started)));
+            }
             if (!plan.kills().isEmpty()) {
                 lanes.add(spawn("drill-kills", () -> killLane(started)));
             }
-            for (Timed fault : plan.timed()) {
+            for (Timed fault : plan.spaced() ? List.<Timed>of() : plan.timed()) {
                 lanes.add(spawn("drill-" + fault.kind(), () -> {
                     Host.sleepUntil(started + fault.atMs());
                     inject(fault);
@@ -110,6 +113,24 @@ public final class FaultEngine implements Runnable {
         }
         for (Thread kill : kills) {
             kill.join();
+        }
+    }
+
+    /** A spaced plan: each fault in turn, the next {@link FaultSchedule#SPACING_MS} after the previous one ended. */
+    private void spacedLane(long started) throws InterruptedException {
+        Host.sleepUntil(started + FaultSchedule.KILL_FIRST_MS);
+        for (Timed fault : plan.timed()) {
+            if ("kill".equals(fault.kind())) {
+                Optional<Replica> pick;
+                Random picks = new Random(fault.seed());
+                while ((pick = replicaFaults.pick(picks)).isEmpty()) {
+                    Thread.sleep(2000);
+                }
+                replicaFaults.kill(pick.get(), FaultSchedule.SPACED_KILL_DOWN_S);
+            } else {
+                inject(fault);
+            }
+            Thread.sleep(FaultSchedule.SPACING_MS);
         }
     }
 

@@ -58,7 +58,7 @@ public final class FaultSchedule {
      * choice of replica. The kills' times are nominal: the lane waits while every service is busy, and a later kill
      * counts its gap from when it happened, so a loaded machine runs fewer.
      */
-    public record Plan(long durationMs, List<Timed> timed, List<KillSlot> kills, long killPickSeed) {
+    public record Plan(long durationMs, List<Timed> timed, List<KillSlot> kills, long killPickSeed, boolean spaced) {
         /** When each kill would happen, in ms after the start, if none had to wait. */
         public List<Long> nominalKillTimes() {
             List<Long> times = new ArrayList<>();
@@ -108,7 +108,36 @@ public final class FaultSchedule {
                 at += slot.gapSeconds() * 1000L;
             }
         }
-        return new Plan(durationMs, List.copyOf(timed), List.copyOf(kills), seed + 11);
+        return new Plan(durationMs, List.copyOf(timed), List.copyOf(kills), seed + 11, false);
+    }
+
+    /** Between two faults of a spaced plan: one fault's window (its end + FaultImpact.AFTER_END_MS) and 5 s more. */
+    public static final long SPACING_MS = FaultImpact.AFTER_END_MS + 5_000;
+    /** The one kill of a spaced plan: its replica is down this long. */
+    static final int SPACED_KILL_DOWN_S = 4;
+
+    /**
+     * {@code --spaced}: each requested kind once, in the table's order, one after the other — the next starts
+     * {@link #SPACING_MS} after the previous one ended — so that no fault's window holds another's (the measurement of
+     * issue 39's "saving again within 10 s"). {@code timed} is the order; its times are 0 (the engine runs them in turn).
+     */
+    public static Plan spacedPlan(long seed, List<String> wanted, long durationMs) {
+        List<Timed> order = new ArrayList<>();
+        int othersIndex = 0;
+        for (Kind kind : TABLE) {
+            if (kind.lane() == Lane.OTHERS) {
+                othersIndex++;
+            }
+            if (wanted.contains(kind.name())) {
+                long own = switch (kind.lane()) {
+                    case KILLS -> seed + 11;
+                    case ROLLING -> seed + 31;
+                    case OTHERS -> seed + 100 + othersIndex;
+                };
+                order.add(new Timed(kind.name(), kind.lane(), 0, own));
+            }
+        }
+        return new Plan(durationMs, List.copyOf(order), List.of(), seed + 11, true);
     }
 
     /** A uniform integer in [MIN, MAX] (bash's rand). */

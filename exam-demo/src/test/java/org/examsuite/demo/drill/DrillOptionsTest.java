@@ -1,6 +1,7 @@
 package org.examsuite.demo.drill;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +29,16 @@ class DrillOptionsTest {
         assertNull(o.jsonOut());
         assertEquals(180, o.waitSeconds());
         assertEquals(60, o.rampSeconds(), "max(10, 300 / 5)");
+    }
+
+    @Test
+    void spacedRunsAreJudgedAgainstTenSecondsUnlessToldOtherwise() {
+        assertFalse(parse().spaced());
+        assertEquals(0, parse().recoveryTargetSeconds(), "the mixed schedule's windows overlap: not judged");
+        assertTrue(parse("--spaced").spaced());
+        assertEquals(10, parse("--spaced").recoveryTargetSeconds());
+        assertEquals(30, parse("--spaced", "--recovery-target", "30").recoveryTargetSeconds());
+        assertEquals(5, parse("--recovery-target", "5").recoveryTargetSeconds());
     }
 
     @Test

@@ -151,4 +151,18 @@ class FaultScheduleTest {
         assertEquals(4307, Service.GRADING.b().gid());
         assertNotEquals(Service.GRADING.a(), Service.GRADING.a().sibling());
     }
+
+    @Test
+    void aSpacedPlanHasEachRequestedKindOnceInTheTablesOrder() {
+        Plan plan = FaultSchedule.spacedPlan(42, InfraFault.KINDS, EXAM_MS);
+        assertTrue(plan.spaced());
+        assertTrue(plan.kills().isEmpty(), "no kill lane: the one kill is in the sequence");
+        assertEquals(FaultSchedule.TABLE.stream().map(FaultSchedule.Kind::name).toList(),
+                plan.timed().stream().map(Timed::kind).toList());
+        assertEquals(List.of("pause", "partition"),
+                FaultSchedule.spacedPlan(42, List.of("partition", "pause"), EXAM_MS).timed().stream().map(Timed::kind).toList());
+        assertEquals(plan, FaultSchedule.spacedPlan(42, InfraFault.KINDS, EXAM_MS));
+        assertFalse(FaultSchedule.plan(42, InfraFault.KINDS, EXAM_MS).spaced());
+        assertTrue(FaultSchedule.SPACING_MS > FaultImpact.AFTER_END_MS, "a window ends before the next fault starts");
+    }
 }

@@ -169,6 +169,13 @@ final class RunCommands {
         @Option(names = "--ramp", paramLabel = "S", description = "the candidates start spread over this many seconds (max(10, candidates / 5))")
         Integer ramp;
 
+        @Option(names = "--spaced", description = "each fault once, one after the other, windows apart (all seven: ~5 min, --duration 480)")
+        boolean spaced;
+
+        @Option(names = "--recovery-target", paramLabel = "S", description = "fail when a fault's window is over S seconds or holds a "
+                + "500/502 (10 with --spaced; 0: not checked)")
+        Integer recoveryTarget;
+
         @Option(names = "--native", description = "the replicas from their native executables (docs/native.md)")
         boolean nativeExecutables;
 
@@ -180,7 +187,8 @@ final class RunCommands {
             }
             return tb.drivers.drill(new Forward().put("--candidates", candidates).put("--duration", duration)
                     .put("--network", network).put("--seed", seed).put("--faults", faults).put("--redis", redis)
-                    .put("--json", json == null ? null : json.toAbsolutePath()).put("--wait", wait).put("--ramp", ramp).args());
+                    .put("--json", json == null ? null : json.toAbsolutePath()).put("--wait", wait).put("--ramp", ramp)
+                    .flag("--spaced", spaced).put("--recovery-target", recoveryTarget).args());
         }
     }
 
