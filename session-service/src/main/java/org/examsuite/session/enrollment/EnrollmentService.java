@@ -58,15 +58,24 @@ public class EnrollmentService {
                 throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
             }
             List<CandidateStore.NewCandidate> rows = new ArrayList<>(request.candidates().size());
+            Map<String, Object> accommodated = new LinkedHashMap<>();
             for (CandidateSpec spec : request.candidates()) {
                 String code = codes.newCode();
                 byte[] salt = codes.newSalt();
                 enrolled.add(new EnrolledCandidate(spec.candidateId(), code));
-                rows.add(new CandidateStore.NewCandidate(spec.candidateId(), salt, AccessCodes.hash(salt, code)));
+                rows.add(new CandidateStore.NewCandidate(spec.candidateId(), salt, AccessCodes.hash(salt, code), spec.terms()));
+                if (spec.accommodation() != null) {
+                    accommodated.put(spec.candidateId(), Map.of("durationPermille", spec.terms().permille(),
+                            "extraSeconds", spec.terms().extraSeconds()));
+                }
             }
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("count", enrolled.size());
             detail.put("candidateIds", seen.size() <= 100 ? List.copyOf(seen) : List.of());
+            if (!accommodated.isEmpty()) {
+                // who got which time terms is audited, whatever the batch's size
+                detail.put("accommodations", accommodated);
+            }
             return candidates.upsertAll(tx, examId, rows, now, actor)
                     .chain(() -> audit.record(tx, actor, "candidates.enrolled", examId, null, detail));
         })).replaceWith(() -> new Enrolled(enrolled));

@@ -60,7 +60,17 @@ public record CandidateExam(String examId, String title, Instant opensAt, Instan
 
     /** docs/api.md §3.2: deadline = min(closesAt, startedAt + duration). */
     public Instant deadlineFor(Instant startedAt) {
-        Instant byDuration = startedAt.plus(Duration.ofSeconds(durationSeconds));
-        return byDuration.isBefore(closesAt) ? byDuration : closesAt;
+        return deadlineFor(startedAt, TimeTerms.NONE);
+    }
+
+    /**
+     * With a time accommodation: the candidate's duration D' = duration × multiplier + extra, and a window that
+     * closes D' − duration later: deadline = min(closesAt + (D' − duration), startedAt + D').
+     */
+    public Instant deadlineFor(Instant startedAt, TimeTerms terms) {
+        long own = terms.durationSeconds(durationSeconds);
+        Instant byDuration = startedAt.plus(Duration.ofSeconds(own));
+        Instant closes = closesAt.plus(Duration.ofSeconds(own - durationSeconds));
+        return byDuration.isBefore(closes) ? byDuration : closes;
     }
 }

@@ -19,6 +19,7 @@ import org.examsuite.session.enrollment.CandidateStore;
 import org.examsuite.session.enrollment.CandidateStore.Credentials;
 import org.examsuite.session.exam.CandidateExam;
 import org.examsuite.session.exam.CandidateExams;
+import org.examsuite.session.exam.TimeTerms;
 import org.examsuite.session.limits.RequestRates;
 
 /** Starting and resuming sessions, reading them, heartbeats, and the status's one step forward. */
@@ -89,20 +90,20 @@ public class SessionService {
                     }
                     // Nothing to forget unless this candidate failed before: one Redis call less per start.
                     Uni<Void> forget = found.failedBefore() ? throttle.succeed(examId, candidateId) : Uni.createFrom().voidItem();
-                    return forget.chain(() -> open(exam, candidateId));
+                    return forget.chain(() -> open(exam, candidateId, credentials.terms()));
                 });
     }
 
     private record Found(CandidateExam exam, Credentials credentials, boolean failedBefore) {
     }
 
-    private Uni<Started> open(CandidateExam exam, String candidateId) {
+    private Uni<Started> open(CandidateExam exam, String candidateId, TimeTerms terms) {
         Instant now = clock.instant();
         if (!exam.isOpenAt(now)) {
             throw ApiException.conflict("EXAM_NOT_OPEN", "The exam is not open now.")
                     .with("opensAt", exam.opensAt().toString()).with("closesAt", exam.closesAt().toString());
         }
-        return store.insert(pool, UUID.randomUUID().toString(), exam.examId(), candidateId, now, exam.deadlineFor(now),
+        return store.insert(pool, UUID.randomUUID().toString(), exam.examId(), candidateId, now, exam.deadlineFor(now, terms),
                 exam.graceSeconds())
                 .chain(created -> created != null ? Uni.createFrom().item(new Opened(created, true))
                         : store.takeOver(pool, exam.examId(), candidateId).map(row -> new Opened(row, false)))
