@@ -1,6 +1,5 @@
 package org.examsuite.session.announce;
 
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +12,7 @@ import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamStore;
-import org.examsuite.session.session.SessionRow;
+import org.examsuite.session.session.SessionFanOut;
 import org.examsuite.session.session.SessionStore;
 
 /**
@@ -24,8 +23,6 @@ import org.examsuite.session.session.SessionStore;
  */
 @ApplicationScoped
 public class AnnouncementService {
-    /** How many sessions' commands are pushed at once. */
-    private static final int PUSH_CONCURRENCY = 16;
     /** Announcements a listing returns at most. */
     static final int LIST_LIMIT = 200;
 
@@ -91,9 +88,7 @@ public class AnnouncementService {
     private Uni<Integer> deliver(Announcement a) {
         Map<String, Object> fields = Map.of("announcementId", a.announcementId(), "text", a.text(),
                 "postedAt", a.postedAt().toString());
-        return sessions.openOfExam(pool, a.examId()).chain(rows -> rows.isEmpty() ? Uni.createFrom().item(0)
-                : Multi.createFrom().iterable(rows)
-                        .onItem().transformToUni((SessionRow row) -> commands.push(row.sessionId(), "ANNOUNCEMENT", fields))
-                        .merge(PUSH_CONCURRENCY).collect().asList().map(List::size));
+        return sessions.openOfExam(pool, a.examId()).chain(rows -> SessionFanOut
+                .each(rows, row -> commands.push(row.sessionId(), "ANNOUNCEMENT", fields)).replaceWith(rows.size()));
     }
 }

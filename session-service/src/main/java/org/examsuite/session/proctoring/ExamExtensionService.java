@@ -1,6 +1,5 @@
 package org.examsuite.session.proctoring;
 
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,6 +12,7 @@ import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.exam.ExamStore;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamExtended;
+import org.examsuite.session.session.SessionFanOut;
 import org.examsuite.session.session.SessionPublisher;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionStore;
@@ -25,8 +25,6 @@ import org.examsuite.session.session.SessionStore;
  */
 @ApplicationScoped
 public class ExamExtensionService {
-    /** How many sessions' states and commands are published at once. */
-    private static final int PUBLISH_CONCURRENCY = 16;
     static final String DEFAULT_REASON = "exam-wide extension";
 
     private final Pool pool;
@@ -86,18 +84,9 @@ public class ExamExtensionService {
      */
     private Uni<Void> announce(String examId, List<SessionRow> extended, int seconds, String reason) {
         if (extended.isEmpty()) {
-            return sessions.openOfExam(pool, examId).chain(rows -> each(rows, published::publishSession));
+            return sessions.openOfExam(pool, examId).chain(rows -> SessionFanOut.each(rows, published::publishSession));
         }
-        return each(extended, row -> published.publishSession(row).chain(() -> commands.push(row.sessionId(), "EXTENDED",
-                Map.of("deadline", row.deadline().toString(), "seconds", seconds, "reason", reason, "byExam", true)))
-                .replaceWithVoid());
-    }
-
-    private static Uni<Void> each(List<SessionRow> rows, java.util.function.Function<SessionRow, Uni<Void>> action) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return Multi.createFrom().iterable(rows).onItem().transformToUni(row -> action.apply(row)).merge(PUBLISH_CONCURRENCY)
-                .collect().last().replaceWithVoid();
+        return SessionFanOut.each(extended, row -> published.publishSession(row).chain(() -> commands.push(row.sessionId(),
+                "EXTENDED", Map.of("deadline", row.deadline().toString(), "seconds", seconds, "reason", reason, "byExam", true))));
     }
 }

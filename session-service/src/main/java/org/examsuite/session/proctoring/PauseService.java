@@ -1,6 +1,5 @@
 package org.examsuite.session.proctoring;
 
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +16,7 @@ import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamStore;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamPause;
 import org.examsuite.session.session.ExamPauses;
+import org.examsuite.session.session.SessionFanOut;
 import org.examsuite.session.session.SessionPublisher;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionStore;
@@ -33,9 +33,6 @@ import org.examsuite.session.session.SessionView;
  */
 @ApplicationScoped
 public class PauseService implements ExamPauses {
-    /** How many sessions' states and commands an exam-wide pause publishes at once. */
-    private static final int PUBLISH_CONCURRENCY = 16;
-
     private final Pool pool;
     private final SessionStore sessions;
     private final ExamStore examStore;
@@ -176,15 +173,11 @@ public class PauseService implements ExamPauses {
     }
 
     private Uni<Void> publishEach(List<SessionRow> rows) {
-        return Multi.createFrom().iterable(rows)
-                .onItem().transformToUni(published::publishSession).merge(PUBLISH_CONCURRENCY)
-                .collect().last().replaceWithVoid();
+        return SessionFanOut.each(rows, published::publishSession);
     }
 
     private Uni<Void> announceAll(List<SessionRow> rows, Instant now) {
-        return Multi.createFrom().iterable(rows)
-                .onItem().transformToUni(row -> announce(new Change(row, true), now)).merge(PUBLISH_CONCURRENCY)
-                .collect().last().replaceWithVoid();
+        return SessionFanOut.each(rows, row -> announce(new Change(row, true), now));
     }
 
     private Uni<Void> command(SessionRow row, Instant now) {
