@@ -95,17 +95,13 @@ public final class FaultEngine implements Runnable {
         long end = started + plan.killEndMs();
         Host.sleepUntil(started + FaultSchedule.KILL_FIRST_MS);
         List<Thread> kills = new ArrayList<>();
-        lane:
         for (FaultSchedule.KillSlot slot : plan.kills()) {
             if (System.currentTimeMillis() >= end) {
                 break;
             }
-            Optional<Replica> pick;
-            while ((pick = replicaFaults.pick(picks)).isEmpty()) {
-                if (System.currentTimeMillis() >= end) {
-                    break lane;
-                }
-                Thread.sleep(2000);
+            Optional<Replica> pick = freeReplica(picks, end);
+            if (pick.isEmpty()) {
+                break;
             }
             Replica victim = pick.get();
             kills.add(spawn("drill-kill-" + victim, () -> replicaFaults.kill(victim, slot.downSeconds())));
@@ -121,17 +117,25 @@ public final class FaultEngine implements Runnable {
         Host.sleepUntil(started + FaultSchedule.KILL_FIRST_MS);
         for (Timed fault : plan.timed()) {
             if ("kill".equals(fault.kind())) {
-                Optional<Replica> pick;
-                Random picks = new Random(fault.seed());
-                while ((pick = replicaFaults.pick(picks)).isEmpty()) {
-                    Thread.sleep(2000);
-                }
-                replicaFaults.kill(pick.get(), FaultSchedule.SPACED_KILL_DOWN_S);
+                replicaFaults.kill(freeReplica(new Random(fault.seed()), Long.MAX_VALUE).orElseThrow(),
+                        FaultSchedule.SPACED_KILL_DOWN_S);
             } else {
                 inject(fault);
             }
             Thread.sleep(FaultSchedule.SPACING_MS);
         }
+    }
+
+    /** A replica whose service has its sibling ready, waiting for one until UNTIL (epoch ms); empty past it. */
+    private Optional<Replica> freeReplica(Random picks, long until) throws InterruptedException {
+        Optional<Replica> pick;
+        while ((pick = replicaFaults.pick(picks)).isEmpty()) {
+            if (System.currentTimeMillis() >= until) {
+                return Optional.empty();
+            }
+            Thread.sleep(2000);
+        }
+        return pick;
     }
 
     private void inject(Timed fault) throws InterruptedException {
