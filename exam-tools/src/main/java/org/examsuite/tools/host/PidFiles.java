@@ -40,13 +40,26 @@ public final class PidFiles {
 
     /** NAME's recorded pid, when that process runs and its command line contains MARKER. */
     public OptionalLong running(String name, String marker) {
+        OptionalLong pid = recorded(name);
+        return pid.isPresent() && commandLine(pid.getAsLong()).contains(marker) ? pid : OptionalLong.empty();
+    }
+
+    /**
+     * Whether the process this run just started as NAME is still alive. Its command line is no test here: for a
+     * moment after the start it is still the JDK's spawn helper's or empty (mid-exec), which read as "exited".
+     */
+    public boolean startedAndAlive(String name) {
+        OptionalLong pid = recorded(name);
+        return pid.isPresent() && alive(pid.getAsLong());
+    }
+
+    private OptionalLong recorded(String name) {
         Path file = file(name);
         if (!Files.isRegularFile(file)) {
             return OptionalLong.empty();
         }
         try {
-            long pid = Long.parseLong(Files.readString(file).strip());
-            return commandLine(pid).contains(marker) ? OptionalLong.of(pid) : OptionalLong.empty();
+            return OptionalLong.of(Long.parseLong(Files.readString(file).strip()));
         } catch (IOException | NumberFormatException e) {
             return OptionalLong.empty();
         }

@@ -166,7 +166,7 @@ public final class Launcher {
     public void awaitReady(String name, Service service, int port) {
         long deadline = System.nanoTime() + upTimeout() * 1_000_000_000L;
         while (Probes.httpStatus("127.0.0.1", port, "/q/health/ready") != 200) {
-            if (running(name, service).isEmpty() || System.nanoTime() > deadline) {
+            if (!pids.startedAndAlive(name) || System.nanoTime() > deadline) {
                 Say.tail(ws.logDir().resolve(name + ".log"));
                 throw new Fail(name + " is not ready on port " + port + " (log: " + ws.logDir().resolve(name + ".log") + ")");
             }
@@ -180,7 +180,7 @@ public final class Launcher {
         while (true) {
             List<String> pending = new ArrayList<>();
             for (Service s : Service.values()) {
-                if (!running(s)) {
+                if (!pids.startedAndAlive(s.module())) {
                     Say.tail(ws.logDir().resolve(s.module() + ".log"));
                     throw new Fail(s.module() + " exited during start-up (log: " + ws.logDir().resolve(s.module() + ".log") + ")");
                 }
