@@ -116,7 +116,9 @@ export class ExamClient {
       'session',
       'POST',
       '/api/v1/sessions',
-      { body: { examId, candidateId, accessCode } },
+      // One key per sign-in: a retry or a late copy gets its own epoch back instead of taking the
+      // session over from this very device.
+      { body: { examId, candidateId, accessCode }, headers: { 'Idempotency-Key': env.uuid() } },
       // A replica refusing starts in a surge (429 SESSIONS_BUSY) paces the returns itself: those
       // retries are not the sign-in's four attempts, which are for an unreachable server.
       { retry: { maxAttempts: 4, uncountedCodes: ['SESSIONS_BUSY'] } },

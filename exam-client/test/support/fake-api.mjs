@@ -7,7 +7,8 @@
  * It implements just enough to exercise a client: stamp convergence (epoch, version) per
  * question, stale answers, generation changes (simulated Redis loss), takeover (higher
  * epoch), SESSION_CLOSED after deadline + grace, Idempotency-Key semantics for submissions,
- * and event deduplication. Faults are injected with `fake.before = (req) => response|Error|undefined`.
+ * and event deduplication, keyed session starts. Faults are injected with `fake.before = (req) => response|Error|undefined`
+ * and, for an answer lost after the server acted, `fake.after = (req, response) => Error|undefined`.
  *
  * The live channel (/api/v1/sessions/{id}/live) mirrors session-service's LiveSocket: token
  * as second subprotocol or AUTH message, TIME on open and on request, commands pushed with
@@ -56,6 +57,8 @@ export class FakeExamApi {
     this.commands = new Map();
     this.log = [];
     this.before = null;
+    this.after = null;
+    this.startKeys = new Map(); // `${examId}/${candidateId}/${key}` → {epoch, status}
     this._seq = 0;
     this.liveListeners = new Set(); // authenticated sockets: {sessionId, epoch, peer}
     this.liveConnections = 0; // sockets the fake accepted (for assertions)
@@ -150,7 +153,12 @@ export class FakeExamApi {
       if (injected instanceof Error) throw injected;
       if (injected) return injected;
     }
-    return this.route(req.method, req.path, req.headers, body, req.rawBody, entry.query);
+    const response = this.route(req.method, req.path, req.headers, body, req.rawBody, entry.query);
+    if (this.after) {
+      const lost = await this.after(entry, response);
+      if (lost instanceof Error) throw lost;
+    }
+    return response;
   }
 
   /** Queue a proctor command for the session's heartbeat (WARNING, EXTENDED, TAKEN_OVER, ...). */
@@ -267,7 +275,7 @@ export class FakeExamApi {
 
   route(method, path, headers, body, rawBody, query = {}) {
     let m;
-    if (method === 'POST' && path === '/api/v1/sessions') return this.startSession(body);
+    if (method === 'POST' && path === '/api/v1/sessions') return this.startSession(body, headers);
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => this.sessionView(s));
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/heartbeat$/)) && method === 'POST') return this.withSession(headers, m[1], (s, t) => this.heartbeat(s, t, Number(query.lastCommandId || 0)));
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/events$/)) && method === 'POST') return this.withSession(headers, m[1], (s) => this.addEvents(s, body));
@@ -277,10 +285,14 @@ export class FakeExamApi {
     return problem(404, 'NOT_FOUND', `${method} ${path}`);
   }
 
-  startSession(body) {
+  startSession(body, headers) {
     const exam = this.exams.get(body?.examId);
     if (!exam || exam.candidates.get(body.candidateId) !== body.accessCode) return problem(401, 'INVALID_CREDENTIALS', 'unknown exam, candidate or code');
     const existing = [...this.sessions.values()].find((s) => s.examId === exam.examId && s.candidateId === body.candidateId);
+    // As session-service: a copy of a keyed start gets the epoch (and status) its first copy got.
+    const key = headers?.get?.('idempotency-key') ?? null;
+    const keyed = key ? this.startKeys.get(`${exam.examId}/${body.candidateId}/${key}`) : undefined;
+    if (keyed) return this.startAnswer(exam, existing, keyed.epoch, keyed.status, { 'idempotent-replayed': 'true' });
     let session = existing;
     if (session) {
       session.epoch += 1;
@@ -291,22 +303,27 @@ export class FakeExamApi {
       this.sessions.set(session.sessionId, session);
       this.drafts.set(session.sessionId, { version: 0, generation: 1, answers: {} });
     }
-    const token = this.issueToken(session);
-    return json(existing ? 200 : 201, {
+    if (key) this.startKeys.set(`${exam.examId}/${body.candidateId}/${key}`, { epoch: session.epoch, status: existing ? 200 : 201 });
+    return this.startAnswer(exam, session, session.epoch, existing ? 200 : 201);
+  }
+
+  startAnswer(exam, session, epoch, status, headers = {}) {
+    const token = this.issueToken(session, epoch);
+    return json(status, {
       sessionId: session.sessionId,
       token,
       tokenExpiresAt: new Date(this.now() + this.tokenTtlMs).toISOString(),
-      deviceEpoch: session.epoch,
+      deviceEpoch: epoch,
       deadline: new Date(session.deadlineMs).toISOString(),
       serverTime: new Date(this.now()).toISOString(),
       status: session.status,
       paper: { questions: exam.questions.map(({ key, tolerance, ...q }) => q) },
-    });
+    }, headers);
   }
 
-  issueToken(session) {
-    const token = `fake.${session.sessionId}.${session.epoch}.${++this._seq}`;
-    this.tokens.set(token, { sessionId: session.sessionId, epoch: session.epoch });
+  issueToken(session, epoch = session.epoch) {
+    const token = `fake.${session.sessionId}.${epoch}.${++this._seq}`;
+    this.tokens.set(token, { sessionId: session.sessionId, epoch });
     return token;
   }
 

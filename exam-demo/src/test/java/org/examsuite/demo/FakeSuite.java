@@ -187,6 +187,11 @@ final class FakeSuite implements AutoCloseable {
             send(ex, 401, problem("INVALID_CREDENTIALS"));
             return;
         }
+        if (ex.getRequestHeaders().getFirst("Idempotency-Key") == null) {
+            // The driver keys every sign-in, so a late copy of one never takes the session over (docs/api.md §3.2).
+            send(ex, 400, problem("IDEMPOTENCY_KEY_MISSING"));
+            return;
+        }
         Session s = sessionsByCandidate.get(candidate);
         boolean created = s == null;
         if (created) {

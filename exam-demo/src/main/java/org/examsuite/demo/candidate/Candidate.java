@@ -248,8 +248,9 @@ public final class Candidate implements Runnable {
     /** Starts (or resumes) the session on {@code target}: a new token and a higher device epoch. */
     private boolean startSession(Device target) throws InterruptedException {
         long giveUp = deadlineMs > 0 ? deadlineMs + setting.graceMs() : now() + NO_DEADLINE_GIVE_UP_MS;
+        // One key per sign-in: a copy of it delivered late gets its own epoch back instead of taking over.
         ApiResult result = api.send(new ApiClient.Call("POST /sessions", "POST", setting.sessionBase().resolve("/api/v1/sessions"),
-                null, Map.of(), Map.of("examId", setting.examId(), "candidateId", outcome.candidateId, "accessCode", accessCode),
+                null, Map.of("Idempotency-Key", UUID.randomUUID().toString()), Map.of("examId", setting.examId(), "candidateId", outcome.candidateId, "accessCode", accessCode),
                 giveUp), random::nextDouble);
         if (!result.ok()) {
             if (deadlineMs > 0 && (!result.answered()

@@ -7,7 +7,9 @@ import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -15,10 +17,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
@@ -47,18 +51,26 @@ public class SessionResource {
     @APIResponse(responseCode = "201", description = "A new session (Cache-Control: no-store on both)",
             headers = @Header(name = "Cache-Control", description = "no-store", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = StartResponse.class)))
-    @APIResponse(responseCode = "200", description = "The session resumed: a new token and deviceEpoch + 1",
+    @APIResponse(responseCode = "200", description = "The session resumed: a new token and deviceEpoch + 1 (or, with "
+            + "Idempotent-Replayed: true, the epoch an earlier start under the same Idempotency-Key got)",
             headers = @Header(name = "Cache-Control", description = "no-store", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = StartResponse.class)))
     @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
     @APIResponse(responseCode = "401", description = "ACCESS_DENIED (unknown exam, unknown candidate or wrong code alike)")
     @APIResponse(responseCode = "409", description = "EXAM_NOT_OPEN (with opensAt and closesAt)")
     @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS (failed codes throttled), SESSIONS_BUSY (the replica's starts are full; the body was not read), RATE_LIMITED (limit: starts-per-candidate or starts-per-source, perMinute)")
-    public Uni<Response> start(@Valid @NotNull StartRequest request, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerRequest http) {
+    public Uni<Response> start(@Valid @NotNull StartRequest request,
+            @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "Optional, 1–200 characters, one per "
+                    + "sign-in: a retried or late copy gets the epoch its first copy got instead of taking the session over")
+            @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey,
+            @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerRequest http) {
         // With quarkus.http.proxy.* set (behind the ingress) this is the forwarded client address.
         String source = http.remoteAddress() == null ? null : http.remoteAddress().hostAddress();
-        return sessions.start(request, source).map(started -> Response.status(started.created() ? 201 : 200)
-                .header("Cache-Control", "no-store").entity(started.response()).build());
+        return sessions.start(request, source, idempotencyKey).map(started -> {
+            Response.ResponseBuilder response = Response.status(started.created() ? 201 : 200)
+                    .header("Cache-Control", "no-store").entity(started.response());
+            return (started.replayed() ? response.header("Idempotent-Replayed", "true") : response).build();
+        });
     }
 
     @GET

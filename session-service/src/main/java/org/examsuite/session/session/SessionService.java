@@ -2,6 +2,7 @@ package org.examsuite.session.session;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -40,12 +41,14 @@ public class SessionService {
     private final CommandStore commands;
     private final OnlineTracker online;
     private final ExamPauses pauses;
+    private final StartKeyStore startKeys;
     private final Clock clock;
 
     @Inject
     SessionService(RequestRates rates, Pool pool, CandidateExams exams, CandidateStore candidates,
             AccessThrottle throttle, SessionStore store, SessionPublisher published, CandidateTokens tokens,
-            EventStore events, CommandStore commands, OnlineTracker online, ExamPauses pauses, Clock clock) {
+            EventStore events, CommandStore commands, OnlineTracker online, ExamPauses pauses, StartKeyStore startKeys,
+            Clock clock) {
         this.rates = rates;
         this.pool = pool;
         this.exams = exams;
@@ -58,19 +61,22 @@ public class SessionService {
         this.commands = commands;
         this.online = online;
         this.pauses = pauses;
+        this.startKeys = startKeys;
         this.clock = clock;
     }
 
-    public record Started(StartResponse response, boolean created) {
+    /** {@code replayed}: an earlier start under the same Idempotency-Key; its epoch, not a new one. */
+    public record Started(StartResponse response, boolean created, boolean replayed) {
     }
 
     /**
      * docs/api.md §3.2: the first start creates the session (201); every later one resumes it
      * (200) with a higher device epoch, which makes the older device's writes fail, and
      * raises a takeover alert. Unknown exam, unknown candidate and wrong code are one 401.
+     * {@code source}: the client's address (null when unknown), for the per-source start limit;
+     * {@code idempotencyKey} (optional): a retried or late copy of a start takes nothing over.
      */
-    /** {@code source}: the client's address (null when unknown), for the per-source start limit. */
-    public Uni<Started> start(StartRequest request, String source) {
+    public Uni<Started> start(StartRequest request, String source, String idempotencyKey) {
         String examId = request.examId();
         String candidateId = request.candidateId();
         return rates.start(examId, candidateId, source)
@@ -90,31 +96,50 @@ public class SessionService {
                     }
                     // Nothing to forget unless this candidate failed before: one Redis call less per start.
                     Uni<Void> forget = found.failedBefore() ? throttle.succeed(examId, candidateId) : Uni.createFrom().voidItem();
-                    return forget.chain(() -> open(exam, candidateId, credentials.terms()));
+                    return forget.chain(() -> open(exam, candidateId, credentials.terms(), idempotencyKey));
                 });
     }
 
     private record Found(CandidateExam exam, Credentials credentials, boolean failedBefore) {
     }
 
-    private Uni<Started> open(CandidateExam exam, String candidateId, TimeTerms terms) {
+    private Uni<Started> open(CandidateExam exam, String candidateId, TimeTerms terms, String key) {
         Instant now = clock.instant();
         if (!exam.isOpenAt(now)) {
             throw ApiException.conflict("EXAM_NOT_OPEN", "The exam is not open now.")
                     .with("opensAt", exam.opensAt().toString()).with("closesAt", exam.closesAt().toString());
         }
-        return store.insert(pool, UUID.randomUUID().toString(), exam.examId(), candidateId, now, exam.deadlineFor(now, terms),
-                exam.graceSeconds())
-                .chain(created -> created != null ? Uni.createFrom().item(new Opened(created, true))
-                        : store.takeOver(pool, exam.examId(), candidateId).map(row -> new Opened(row, false)))
-                .chain(opened -> pauses.followExam(opened.row()).map(row -> new Opened(row, opened.created())))
-                .call(opened -> published.publishSession(opened.row()))
-                .call(opened -> online.seen(exam.examId(), opened.row().sessionId(), now.toEpochMilli()))
-                .call(opened -> opened.created() ? Uni.createFrom().voidItem() : takeoverAlert(opened.row(), now))
-                .map(opened -> new Started(startResponse(exam, opened.row(), now), opened.created()));
+        String examId = exam.examId();
+        Uni<Opened> opened = key == null ? openOrTakeOver(pool, exam, candidateId, terms, now)
+                : pool.withTransaction(tx -> startKeys.claim(tx, examId, candidateId, key, now).chain(mine -> mine
+                        ? openOrTakeOver(tx, exam, candidateId, terms, now)
+                                .call(o -> startKeys.record(tx, examId, candidateId, key, o.row().deviceEpoch(), o.created()))
+                        : startKeys.prior(tx, examId, candidateId, key).chain(prior -> store.findByCandidate(tx, examId,
+                                candidateId).map(row -> new Opened(row, prior.created(), prior.deviceEpoch())))));
+        return opened
+                .chain(o -> pauses.followExam(o.row()).map(row -> new Opened(row, o.created(), o.replayedEpoch())))
+                .call(o -> published.publishSession(o.row()))
+                .call(o -> online.seen(examId, o.row().sessionId(), now.toEpochMilli()))
+                .call(o -> o.created() || o.replayed() ? Uni.createFrom().voidItem() : takeoverAlert(o.row(), now))
+                .map(o -> new Started(startResponse(exam, o.row(), o.epoch(), now), o.created(), o.replayed()));
     }
 
-    private record Opened(SessionRow row, boolean created) {
+    private Uni<Opened> openOrTakeOver(SqlClient client, CandidateExam exam, String candidateId, TimeTerms terms, Instant now) {
+        return store.insert(client, UUID.randomUUID().toString(), exam.examId(), candidateId, now, exam.deadlineFor(now, terms),
+                exam.graceSeconds())
+                .chain(created -> created != null ? Uni.createFrom().item(new Opened(created, true, 0))
+                        : store.takeOver(client, exam.examId(), candidateId).map(row -> new Opened(row, false, 0)));
+    }
+
+    /** {@code replayedEpoch}: 0, or the epoch an earlier start under the same key got (the token's epoch then). */
+    private record Opened(SessionRow row, boolean created, int replayedEpoch) {
+        boolean replayed() {
+            return replayedEpoch > 0;
+        }
+
+        int epoch() {
+            return replayed() ? replayedEpoch : row.deviceEpoch();
+        }
     }
 
     private Uni<Void> takeoverAlert(SessionRow row, Instant now) {
@@ -125,10 +150,10 @@ public class SessionService {
                 .replaceWithVoid();
     }
 
-    private StartResponse startResponse(CandidateExam exam, SessionRow row, Instant now) {
-        CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), row.deviceEpoch());
+    private StartResponse startResponse(CandidateExam exam, SessionRow row, int epoch, Instant now) {
+        CandidateTokens.Token token = tokens.mint(row.sessionId(), row.examId(), row.candidateId(), epoch);
         return new StartResponse(row.sessionId(), row.examId(), row.candidateId(), token.token(), token.expiresAt(),
-                row.deviceEpoch(), row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.status(),
+                epoch, row.deadline(), row.graceSeconds(), now, row.remainingMs(now), row.status(),
                 row.paperId(), new StartResponse.Paper(exam.title(), exam.questionsFor(row.sessionId())));
     }
 

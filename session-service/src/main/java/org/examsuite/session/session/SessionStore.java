@@ -41,6 +41,11 @@ public class SessionStore {
                 .execute(Tuple.of(examId, candidateId)).map(SessionStore::first);
     }
 
+    Uni<SessionRow> findByCandidate(SqlClient client, String examId, String candidateId) {
+        return client.preparedQuery("SELECT * FROM session WHERE exam_id = $1 AND candidate_id = $2")
+                .execute(Tuple.of(examId, candidateId)).map(SessionStore::first);
+    }
+
     public Uni<SessionRow> find(SqlClient client, String sessionId) {
         return client.preparedQuery("SELECT * FROM session WHERE session_id = $1").execute(Tuple.of(sessionId))
                 .map(SessionStore::first);
