@@ -1,10 +1,10 @@
 package org.examsuite.answer.exam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.examsuite.common.answers.ReviewFlags;
+import org.examsuite.contracts.answer.AnswerRule;
 
 /**
  * A frozen question as session-service publishes it: id, type and options (never the key). The
@@ -20,22 +20,14 @@ public record Question(String id, String type, Set<String> options) {
     }
 
     /**
-     * Whether {@code value} is an answer of this question's type (docs/api.md §4.4);
-     * {@code null} (a clear) always is.
+     * Whether {@code value} is an answer of this question's type (docs/api.md §4.4, suite-contracts
+     * {@link AnswerRule}); {@code null} (a clear) always is.
      */
     public boolean accepts(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return true;
+        if (REVIEW_FLAGS.equals(type)) {
+            return value == null || value.isNull() || ReviewFlags.accepts(value, options);
         }
-        return switch (type) {
-            case "SINGLE" -> value.isTextual() && options.contains(value.textValue());
-            case "MULTIPLE" -> isSetOfOptions(value);
-            case "TRUE_FALSE" -> value.isBoolean();
-            case "FILL", "ESSAY" -> value.isTextual();
-            case "NUMERIC" -> value.isNumber() && Double.isFinite(value.doubleValue());
-            case REVIEW_FLAGS -> ReviewFlags.accepts(value, options);
-            default -> false;
-        };
+        return AnswerRule.accepts(type, options, value);
     }
 
     /**
@@ -43,24 +35,7 @@ public record Question(String id, String type, Set<String> options) {
      * string values as the bytes sent; the text is read only for a choice).
      */
     public boolean acceptsText(String text) {
-        return switch (type) {
-            case "SINGLE" -> options.contains(text);
-            case "FILL", "ESSAY" -> true;
-            default -> false;
-        };
-    }
-
-    private boolean isSetOfOptions(JsonNode value) {
-        if (!value.isArray()) {
-            return false;
-        }
-        Set<String> seen = new HashSet<>();
-        for (JsonNode item : value) {
-            if (!item.isTextual() || !options.contains(item.textValue()) || !seen.add(item.textValue())) {
-                return false;
-            }
-        }
-        return true;
+        return !REVIEW_FLAGS.equals(type) && AnswerRule.acceptsText(type, options, text);
     }
 
     static Question of(String id, String type, List<String> options) {

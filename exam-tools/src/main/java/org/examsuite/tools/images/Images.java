@@ -100,8 +100,8 @@ public final class Images {
             Say.say("pushed " + base + " (" + seconds(started) + " s)");
         }
 
-        Say.say("== suite-common, suite-testing (what the services are built with)");
-        int rc = procs.run(mvnw("-q", "install", "-DskipTests", "-pl", "suite-common,suite-testing", "-am"));
+        Say.say("== suite-contracts, suite-common, suite-testing (what the services are built with)");
+        int rc = procs.run(mvnw("-q", "install", "-DskipTests", "-pl", "suite-contracts,suite-common,suite-testing", "-am"));
         if (rc != 0) {
             return rc;
         }

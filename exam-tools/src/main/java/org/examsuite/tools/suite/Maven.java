@@ -106,14 +106,16 @@ public final class Maven {
         return (System.nanoTime() - startNanos) / 1_000_000_000L;
     }
 
-    /** Is any source or POM that goes into TARGET (built from MODULE and suite-common) newer than it? */
+    /** Is any source or POM that goes into TARGET (built from MODULE and the shared libraries) newer than it? */
     public boolean sourcesNewer(Path target, String module) {
         if (!Files.exists(target)) {
             return true;
         }
         try {
             FileTime built = Files.getLastModifiedTime(target);
-            for (String root : List.of(module + "/src", module + "/pom.xml", "suite-common/src", "suite-common/pom.xml", "pom.xml")) {
+            List<String> roots = new ArrayList<>(List.of(module + "/src", module + "/pom.xml", "pom.xml"));
+            Service.LIBRARIES.forEach(library -> roots.addAll(List.of(library + "/src", library + "/pom.xml")));
+            for (String root : roots) {
                 Path path = ws.path(root);
                 if (!Files.exists(path)) {
                     continue;

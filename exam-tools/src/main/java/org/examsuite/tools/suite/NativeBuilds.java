@@ -73,12 +73,13 @@ public final class NativeBuilds {
         return Path.of(result.lastLine());
     }
 
-    /** What an executable is built from: its sources, suite-common's, the POMs and the toolchain. */
+    /** What an executable is built from: its sources, the shared libraries', the POMs and the toolchain. */
     public String key(Service service, Path home) {
         try {
             List<Path> files = new ArrayList<>();
-            for (String root : List.of(service.module() + "/src/main", service.module() + "/pom.xml",
-                    "suite-common/src/main", "suite-common/pom.xml", "pom.xml")) {
+            List<String> roots = new ArrayList<>(List.of(service.module() + "/src/main", service.module() + "/pom.xml", "pom.xml"));
+            Service.LIBRARIES.forEach(library -> roots.addAll(List.of(library + "/src/main", library + "/pom.xml")));
+            for (String root : roots) {
                 try (Stream<Path> walk = Files.walk(ws.path(root))) {
                     walk.filter(Files::isRegularFile).forEach(files::add);
                 }

@@ -12,6 +12,9 @@ public enum Service {
     SUBMISSION("submission-service", 8083, "submission"),
     GRADING("grading-saga", 8084, "grading");
 
+    /** The libraries every service is built with: a change to one is a change to every service. */
+    public static final List<String> LIBRARIES = List.of("suite-contracts", "suite-common");
+
     private final String module;
     private final int port;
     private final String key;

@@ -27,7 +27,7 @@ class NativeBuildsTest {
         String home = "/root/.m2/exam-native/graalvm-25.0.4-0123456789ab";
         for (Service s : Service.values()) {
             String shell = procs.output(List.of("bash", "-c", "{ find " + s.module() + "/src/main " + s.module()
-                    + "/pom.xml suite-common/src/main suite-common/pom.xml pom.xml -type f | LC_ALL=C sort | xargs sha256sum; echo " + home
+                    + "/pom.xml suite-contracts/src/main suite-contracts/pom.xml suite-common/src/main suite-common/pom.xml pom.xml -type f | LC_ALL=C sort | xargs sha256sum; echo " + home
                     + "; } | sha256sum | cut -c1-16")).strip();
             assertEquals(shell, natives.key(s, Path.of(home)), s.module());
         }

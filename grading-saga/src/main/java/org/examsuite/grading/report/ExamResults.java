@@ -25,11 +25,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.answer.QuestionType;
 import org.examsuite.grading.clients.RemoteFailure;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.scoring.ExamKey;
 import org.examsuite.grading.scoring.Question;
-import org.examsuite.grading.scoring.QuestionType;
 import org.examsuite.grading.steps.ExamCache;
 
 /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.examsuite.common.order.CandidateOrder;
+import org.examsuite.contracts.answer.QuestionType;
 
 /**
  * An exam with its keys ({@code GET /internal/v1/exams/{examId}} of session-service), read

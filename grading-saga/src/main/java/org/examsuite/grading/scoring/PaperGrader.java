@@ -9,8 +9,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.examsuite.contracts.answer.AnswerRule;
+import org.examsuite.contracts.answer.QuestionType;
 
-/** Grades a paper against an exam's keys: one scorer per question type; essays take the operator's marks. */
+/**
+ * Grades a paper against an exam's keys: one scorer per question type, after the one answer rule (suite-contracts);
+ * essays take the operator's marks.
+ */
 @ApplicationScoped
 public class PaperGrader {
     private final Map<QuestionType, Scorer> scorers = new EnumMap<>(QuestionType.class);
@@ -49,7 +55,12 @@ public class PaperGrader {
                 }
             } else {
                 JsonNode answer = answers == null ? null : answers.path(question.id()).get("value");
-                mark = scorers.get(question.type()).score(question, answer);
+                // A value no question of the type takes scores nothing (a MULTIPLE naming an option twice is
+                // not collapsed into a set). Without the options (an exam key of before they were kept) the
+                // choice is not checked here: autosave and the final sheet checked it.
+                boolean checkable = !question.type().hasOptions() || !question.options().isEmpty();
+                mark = checkable && !AnswerRule.accepts(question.type().name(), Set.copyOf(question.options()), answer)
+                        ? Scorer.none() : scorers.get(question.type()).score(question, answer);
             }
             if (mark != null) {
                 score = score.add(mark);

@@ -3,6 +3,7 @@ package org.examsuite.grading.scoring;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.util.List;
+import org.examsuite.contracts.answer.QuestionType;
 
 /**
  * One question with its key, as session-service's internal exam API gives it. {@code options}

@@ -19,6 +19,7 @@ import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
+import org.examsuite.contracts.answer.QuestionType;
 import org.examsuite.grading.Fixture;
 import org.examsuite.grading.Fixture.Submitted;
 import org.examsuite.grading.StubServices;

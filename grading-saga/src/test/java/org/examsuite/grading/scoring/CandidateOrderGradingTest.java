@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.examsuite.common.order.CandidateOrder;
+import org.examsuite.contracts.answer.QuestionType;
 import org.junit.jupiter.api.Test;
 
 /**

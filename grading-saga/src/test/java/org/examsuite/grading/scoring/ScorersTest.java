@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import org.examsuite.contracts.answer.QuestionType;
 import org.junit.jupiter.api.Test;
 
 /** One scorer per question type (docs/api.md §4.4), with the edges that decide marks. */

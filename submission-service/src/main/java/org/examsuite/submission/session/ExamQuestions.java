@@ -17,6 +17,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.common.order.CandidateOrder;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.answer.AnswerRule;
 import org.jboss.logging.Logger;
 
 /**
@@ -81,28 +82,9 @@ public class ExamQuestions {
         });
     }
 
+    /** The one answer rule (suite-contracts): autosave took the same values. */
     static boolean fits(Spec spec, JsonNode value) {
-        if (value.isNull()) {
-            return true;
-        }
-        return switch (spec.type()) {
-            case "SINGLE" -> value.isTextual() && (spec.options().isEmpty() || spec.options().contains(value.asText()));
-            case "MULTIPLE" -> {
-                if (!value.isArray()) {
-                    yield false;
-                }
-                for (JsonNode item : value) {
-                    if (!item.isTextual() || (!spec.options().isEmpty() && !spec.options().contains(item.asText()))) {
-                        yield false;
-                    }
-                }
-                yield true;
-            }
-            case "TRUE_FALSE" -> value.isBoolean();
-            case "NUMERIC" -> value.isNumber();
-            case "FILL", "ESSAY" -> value.isTextual();
-            default -> true;
-        };
+        return AnswerRule.accepts(spec.type(), spec.options(), value);
     }
 
     private Published questions(String examId) {

@@ -1,0 +1,25 @@
+package org.examsuite.contracts.answer;
+
+import java.util.Optional;
+
+/** The question types of docs/api.md §4.4, as session-service publishes them. */
+public enum QuestionType {
+    SINGLE, MULTIPLE, TRUE_FALSE, FILL, NUMERIC, ESSAY;
+
+    /** The type named {@code name}; empty for a name that is none (an unknown type answers nothing). */
+    public static Optional<QuestionType> of(String name) {
+        if (name != null) {
+            for (QuestionType type : values()) {
+                if (type.name().equals(name)) {
+                    return Optional.of(type);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** SINGLE and MULTIPLE: answered by naming options. */
+    public boolean hasOptions() {
+        return this == SINGLE || this == MULTIPLE;
+    }
+}
