@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The benchmark's ceiling (bench/autosave): parse a JSON delta, one Redis Lua round trip,
@@ -50,7 +51,7 @@ public class CeilingResource {
     @APIResponse(responseCode = "404", description = "NOT_FOUND (off: the default)")
     public Uni<Map<String, Object>> ceiling(@PathParam("n") int n, JsonNode body) {
         if (!enabled) {
-            throw ApiException.notFound("NOT_FOUND", "No such resource.");
+            throw ApiException.notFound(ProblemCode.NOT_FOUND, "No such resource.");
         }
         List<String> fields = new ArrayList<>();
         if (body != null) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.problem.Utf8;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The body of an autosave, checked for shape and size before anything is touched:
@@ -302,6 +303,6 @@ public record AutosaveRequest(long version, List<ChangeNode> changes) {
     }
 
     private static ApiException invalid(String field, String detail) {
-        return ApiException.badRequest("INVALID_FIELD", detail).with("field", field);
+        return ApiException.badRequest(ProblemCode.INVALID_FIELD, detail).with("field", field);
     }
 }

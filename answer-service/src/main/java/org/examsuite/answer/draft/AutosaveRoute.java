@@ -28,6 +28,7 @@ import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.problem.ProblemMappers;
 import org.examsuite.common.problem.Problems;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The autosave hot path: {@code PATCH /api/v1/answers/{sessionId}} served on the event loop by
@@ -183,7 +184,7 @@ public class AutosaveRoute {
             }
             changes = DraftService.validated(parsed, questions);
         } catch (IOException e) { // Jackson's parse failures
-            problem(ctx, ApiException.badRequest("MALFORMED_JSON", "The request body is not valid JSON."));
+            problem(ctx, ApiException.badRequest(ProblemCode.MALFORMED_JSON, "The request body is not valid JSON."));
             return;
         } catch (RuntimeException e) {
             problem(ctx, e);
@@ -201,7 +202,7 @@ public class AutosaveRoute {
             DraftService.endLuaSpan(span, outcome, null);
             switch (outcome.status()) {
                 case OK -> ok(ctx, service.saved(outcome));
-                case TAKEN_OVER -> problem(ctx, ApiException.conflict("SESSION_TAKEN_OVER",
+                case TAKEN_OVER -> problem(ctx, ApiException.conflict(ProblemCode.SESSION_TAKEN_OVER,
                         "The session continues on another device (epoch " + outcome.detail() + ")."));
                 case CLOSED -> problem(ctx, DraftService.closed(outcome.detail()));
                 case NO_STATE, NO_DRAFT -> retry(ctx, sessionId, candidate, version, changes);

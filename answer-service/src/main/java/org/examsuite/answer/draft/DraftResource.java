@@ -19,6 +19,7 @@ import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /** Delta autosave and the draft (docs/api.md §3.3, §4.2). */
@@ -75,7 +76,7 @@ public class DraftResource {
 
     public static void requireSafe(String sessionId) {
         if (!RedisKeys.isSafeId(sessionId)) {
-            throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+            throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
         }
     }
 }

@@ -23,6 +23,7 @@ import org.examsuite.answer.exam.ExamQuestions;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The autosave rules (docs/api.md §3.3): validate the whole request first (nothing changes on
@@ -92,11 +93,11 @@ public class DraftService {
         for (ChangeNode change : request.changes()) {
             Question question = questions.get(change.questionId());
             if (question == null) {
-                throw ApiException.badRequest("UNKNOWN_QUESTION", "The exam has no question '" + change.questionId() + "'.")
+                throw ApiException.badRequest(ProblemCode.UNKNOWN_QUESTION, "The exam has no question '" + change.questionId() + "'.")
                         .with("questionId", change.questionId());
             }
             if (!change.isAnswerTo(question)) {
-                throw ApiException.badRequest("INVALID_ANSWER",
+                throw ApiException.badRequest(ProblemCode.INVALID_ANSWER,
                         "That is not an answer to the " + question.type() + " question '" + change.questionId() + "'.")
                         .with("questionId", change.questionId());
             }
@@ -114,15 +115,15 @@ public class DraftService {
         return traced(sessionId, changes.size(), store.autosave(sessionId, clock.millis(), epoch, version, changes))
                 .chain(outcome -> switch (outcome.status()) {
                     case OK -> Uni.createFrom().item(saved(outcome));
-                    case TAKEN_OVER -> Uni.createFrom().failure(ApiException.conflict("SESSION_TAKEN_OVER",
+                    case TAKEN_OVER -> Uni.createFrom().failure(ApiException.conflict(ProblemCode.SESSION_TAKEN_OVER,
                             "The session continues on another device (epoch " + outcome.detail() + ")."));
                     case CLOSED -> Uni.createFrom().failure(closed(outcome.detail()));
                     case NO_STATE -> republished
-                            ? Uni.createFrom().failure(ApiException.notFound("SESSION_NOT_FOUND", "No such session."))
+                            ? Uni.createFrom().failure(ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session."))
                             : published.republishSession(sessionId)
                                     .chain(() -> attempt(sessionId, epoch, version, changes, true, restored));
                     case NO_DRAFT -> restored
-                            ? Uni.createFrom().failure(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+                            ? Uni.createFrom().failure(ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE,
                                     "The draft could not be restored.", 1))
                             : restorer.restore(sessionId)
                                     .chain(() -> attempt(sessionId, epoch, version, changes, republished, true));
@@ -130,7 +131,7 @@ public class DraftService {
     }
 
     static ApiException closed(String reason) {
-        return ApiException.conflict("SESSION_CLOSED", "deadline".equals(reason)
+        return ApiException.conflict(ProblemCode.SESSION_CLOSED, "deadline".equals(reason)
                 ? "The deadline and its grace period are over." : "The session's answers are sealed.");
     }
 
@@ -175,7 +176,7 @@ public class DraftService {
                 : restorer.restore(sessionId).chain(() -> store.read(sessionId)))
                 .map(draft -> {
                     if (draft == null) {
-                        throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The draft could not be restored.", 1);
+                        throw ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE, "The draft could not be restored.", 1);
                     }
                     return draft;
                 });

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** The {@code {"sessionIds": [...]}} body of the internal many-session calls (summary, group seal). */
 public final class SessionIdList {
@@ -28,6 +29,6 @@ public final class SessionIdList {
     }
 
     private static ApiException invalid(String detail) {
-        return ApiException.badRequest("INVALID_FIELD", detail).with("field", "sessionIds");
+        return ApiException.badRequest(ProblemCode.INVALID_FIELD, detail).with("field", "sessionIds");
     }
 }

@@ -15,6 +15,7 @@ import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.order.CandidateOrder;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * An exam's frozen question ids and types (and pools), read from session-service's published
@@ -40,7 +41,7 @@ public class ExamQuestions {
 
     public Uni<PublishedExam> of(String examId) {
         if (!RedisKeys.isSafeId(examId)) {
-            return Uni.createFrom().failure(ApiException.notFound("EXAM_NOT_FOUND", "No such exam."));
+            return Uni.createFrom().failure(ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No such exam."));
         }
         PublishedExam cached = cache.get(examId);
         if (cached != null) {
@@ -62,7 +63,7 @@ public class ExamQuestions {
                         : published.republishExam(examId).chain(() -> published.questionsOf(examId)))
                 .map(json -> {
                     if (json == null) {
-                        throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The exam's questions are not published.", 1);
+                        throw ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE, "The exam's questions are not published.", 1);
                     }
                     PublishedExam questions = parse(json);
                     if (cache.size() >= maxExams) {

@@ -9,6 +9,7 @@ import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.draft.Restorer;
 import org.examsuite.answer.session.PublishedState;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -56,7 +57,7 @@ public class DraftRestorer implements Restorer {
      */
     private static Throwable unavailable(Throwable failure) {
         LOG.warnf("cannot open a draft in PostgreSQL: %s", failure.toString());
-        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The draft cannot be opened right now; retry.", 1);
+        return ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE, "The draft cannot be opened right now; retry.", 1);
     }
 
     private Uni<String> examOf(String sessionId) {
@@ -65,7 +66,7 @@ public class DraftRestorer implements Restorer {
                         : published.republishSession(sessionId).chain(() -> published.examOf(sessionId)))
                 .map(examId -> {
                     if (examId == null) {
-                        throw ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+                        throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
                     }
                     return examId;
                 });

@@ -22,6 +22,7 @@ import org.examsuite.answer.draft.DraftResource;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -67,7 +68,7 @@ public class HistoryResource {
             @QueryParam("limit") @DefaultValue("1000") int limit) {
         DraftResource.requireSafe(sessionId);
         if (limit < 1 || limit > MAX_LIMIT || after < 0) {
-            throw ApiException.badRequest("INVALID_FIELD", "'limit' must be in [1, " + MAX_LIMIT + "], 'after' ≥ 0.")
+            throw ApiException.badRequest(ProblemCode.INVALID_FIELD, "'limit' must be in [1, " + MAX_LIMIT + "], 'after' ≥ 0.")
                     .with("field", limit < 1 || limit > MAX_LIMIT ? "limit" : "after");
         }
         AUDIT.infof("operator %s read the answer history of session %s (after %d, limit %d)", caller.subject(), sessionId,

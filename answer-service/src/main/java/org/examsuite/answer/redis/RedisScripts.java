@@ -11,6 +11,7 @@ import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Runs {@link LuaScript}s and plain commands against Redis, standalone or a Redis Cluster, and
@@ -73,7 +74,7 @@ public class RedisScripts {
     }
 
     private static ApiException notReplicated() {
-        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+        return ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE,
                 "The change could not be confirmed by a Redis replica in time; retry shortly.", 1);
     }
 

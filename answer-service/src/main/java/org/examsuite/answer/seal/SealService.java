@@ -20,6 +20,7 @@ import org.examsuite.answer.draft.StampedAnswer;
 import org.examsuite.answer.persistence.DraftRepository;
 import org.examsuite.answer.persistence.DraftRestorer;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -120,7 +121,7 @@ public class SealService {
                 : restorer.restore(sessionId).chain(() -> store.seal(sessionId, clock.millis())))
                 .map(draft -> {
                     if (draft == null) {
-                        throw ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The draft could not be restored.", 1);
+                        throw ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE, "The draft could not be restored.", 1);
                     }
                     return draft;
                 });
@@ -153,6 +154,6 @@ public class SealService {
             return failure;
         }
         LOG.warnf("seal not durable yet (PostgreSQL): %s", failure.toString());
-        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE", "The seal could not be made durable; retry.", 1);
+        return ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE, "The seal could not be made durable; retry.", 1);
     }
 }

@@ -10,6 +10,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.answer.redis.RedisScripts;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -45,21 +46,21 @@ public class PublishedState {
 
     /** Completes when session-service has republished the session; 404 problem when it knows no such session. */
     public Uni<Void> republishSession(String sessionId) {
-        return client.publishSession(sessionId).onFailure().transform(f -> problem(f, "SESSION_NOT_FOUND", "session"));
+        return client.publishSession(sessionId).onFailure().transform(f -> problem(f, ProblemCode.SESSION_NOT_FOUND, "session"));
     }
 
     /** Completes when session-service has republished the exam's questions; 404 problem when unknown. */
     public Uni<Void> republishExam(String examId) {
-        return client.publishExam(examId).onFailure().transform(f -> problem(f, "EXAM_NOT_FOUND", "exam"));
+        return client.publishExam(examId).onFailure().transform(f -> problem(f, ProblemCode.EXAM_NOT_FOUND, "exam"));
     }
 
-    private static Throwable problem(Throwable failure, String notFoundCode, String what) {
+    private static Throwable problem(Throwable failure, ProblemCode notFoundCode, String what) {
         if (failure instanceof WebApplicationException web && web.getResponse() != null
                 && web.getResponse().getStatus() == 404) {
             return ApiException.notFound(notFoundCode, "No such " + what + ".");
         }
         LOG.warnf("session-service could not republish a %s: %s", what, failure.toString());
-        return ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+        return ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE,
                 "The " + what + "'s published state is missing and session-service did not answer.", 1);
     }
 }

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.db.Db;
 import org.examsuite.grading.results.PaperRun;
@@ -105,7 +106,7 @@ public class SagaResource {
             PaperRun run = PaperRun.of(saga, mapper);
             String result;
             if (saga.state() == SagaStatus.FAILED && !results.isNewestRun(c, run.paperId(), run.run())) {
-                throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
+                throw ApiException.conflict(ProblemCode.SAGA_SUPERSEDED, "A newer run of this paper exists; retry or inspect that one.");
             }
             if (store.retryFailed(c, id, actor)) {
                 engine.definition(saga.definition()).outcomes().retried(c, new SagaContext(saga.sagaId(), saga.key(),
@@ -124,7 +125,7 @@ public class SagaResource {
             return result;
         });
         if ("finished".equals(outcome)) {
-            throw ApiException.conflict("SAGA_NOT_RETRYABLE", "The saga has finished; a finished saga is not retried.");
+            throw ApiException.conflict(ProblemCode.SAGA_NOT_RETRYABLE, "The saga has finished; a finished saga is not retried.");
         }
         engine.nudge();
         return Response.accepted(view(shown[0])).build();
@@ -154,6 +155,6 @@ public class SagaResource {
     }
 
     private static ApiException notFound() {
-        return ApiException.notFound("SAGA_NOT_FOUND", "No such saga.");
+        return ApiException.notFound(ProblemCode.SAGA_NOT_FOUND, "No such saga.");
     }
 }

@@ -3,6 +3,7 @@ package org.examsuite.grading.report;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Keyset cursors of the result listing: the last paper id of a page, base64url, so that
@@ -33,6 +34,6 @@ final class Cursor {
     }
 
     static ApiException invalid() {
-        return new ApiException(400, "INVALID_FIELD", "after is not a cursor this API returned.").with("field", "after");
+        return new ApiException(400, ProblemCode.INVALID_FIELD, "after is not a cursor this API returned.").with("field", "after");
     }
 }

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.answer.QuestionType;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.clients.RemoteFailure;
 import org.examsuite.grading.results.ResultStore;
 import org.examsuite.grading.scoring.ExamKey;
@@ -55,7 +56,7 @@ public class ExamResults {
             if ("json".equals(value)) {
                 return JSON;
             }
-            throw new ApiException(400, "INVALID_FIELD", "format must be csv or json.").with("field", "format");
+            throw new ApiException(400, ProblemCode.INVALID_FIELD, "format must be csv or json.").with("field", "format");
         }
     }
 
@@ -73,7 +74,7 @@ public class ExamResults {
         if (value == null || STATUSES.contains(value)) {
             return value;
         }
-        throw new ApiException(400, "INVALID_FIELD", "status must be one of " + String.join(", ", STATUSES) + ".")
+        throw new ApiException(400, ProblemCode.INVALID_FIELD, "status must be one of " + String.join(", ", STATUSES) + ".")
                 .with("field", "status");
     }
 
@@ -118,7 +119,7 @@ public class ExamResults {
             return exams.get(examId, 0);
         } catch (RemoteFailure failure) {
             if (!failure.isTransient() && failure.status() == 404) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "session-service knows no such exam.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "session-service knows no such exam.");
             }
             throw unavailable();
         } catch (FaultToleranceException | IllegalArgumentException e) {
@@ -127,7 +128,7 @@ public class ExamResults {
     }
 
     private static ApiException unavailable() {
-        return ApiException.retryLater(503, "UPSTREAM_UNAVAILABLE", "session-service could not be asked for the exam.", 5);
+        return ApiException.retryLater(503, ProblemCode.UPSTREAM_UNAVAILABLE, "session-service could not be asked for the exam.", 5);
     }
 
     /** The exam's current results, a chunk at a time in paper id order (only those with {@code status}, if given). */

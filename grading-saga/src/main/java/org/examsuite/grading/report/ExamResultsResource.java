@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.results.ResultsResource;
 import org.jboss.resteasy.reactive.RestMulti;
 
@@ -53,7 +54,7 @@ public class ExamResultsResource {
             @Parameter(description = "only results in this status", schema = @Schema(type = SchemaType.STRING, enumeration = {"PENDING", "GRADED", "NEEDS_REVIEW", "FAILED"})) @QueryParam("status") String status,
             @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
-        return results.list(ResultsResource.id(examId, "EXAM_NOT_FOUND"), ExamResults.status(status), after, limit);
+        return results.list(ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND), ExamResults.status(status), after, limit);
     }
 
     @GET
@@ -70,7 +71,7 @@ public class ExamResultsResource {
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (the exam's questions come from session-service)")
     public RestMulti<byte[]> export(@PathParam("examId") String examId,
             @Parameter(description = "csv (the default) or json", schema = @Schema(type = SchemaType.STRING, enumeration = {"csv", "json"}, defaultValue = "csv")) @QueryParam("format") @DefaultValue("csv") String format) {
-        String id = ResultsResource.id(examId, "EXAM_NOT_FOUND");
+        String id = ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND);
         ExamResults.Format chosen = ExamResults.Format.parse(format);
         String type = chosen == ExamResults.Format.CSV ? CSV + "; charset=UTF-8" : MediaType.APPLICATION_JSON;
         String file = "results-" + id + (chosen == ExamResults.Format.CSV ? ".csv" : ".json");
@@ -90,6 +91,6 @@ public class ExamResultsResource {
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (the exam's questions come from session-service)")
     public Uni<StatisticsView> statistics(@PathParam("examId") String examId,
             @Parameter(description = "histogram bins over 0–100 % of maxScore") @QueryParam("bins") @DefaultValue("10") @Min(1) @Max(100) int bins) {
-        return results.statistics(ResultsResource.id(examId, "EXAM_NOT_FOUND"), bins);
+        return results.statistics(ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND), bins);
     }
 }

@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** Results (docs/api.md §4.2): candidates read their own once released; operators mark essays, release and regrade. */
 @Tag(name = "results", description = "Results, essay marks, release and regrade (docs/api.md §3.6)")
@@ -48,7 +49,7 @@ public class ResultsResource {
     @APIResponse(responseCode = "403", description = "FORBIDDEN, RESULTS_NOT_RELEASED")
     @APIResponse(responseCode = "404", description = "RESULT_NOT_FOUND")
     public ResultView result(@PathParam("paperId") String paperId) {
-        return service.view(id(paperId, "RESULT_NOT_FOUND"), caller);
+        return service.view(id(paperId, ProblemCode.RESULT_NOT_FOUND), caller);
     }
 
     @POST
@@ -62,7 +63,7 @@ public class ResultsResource {
     @APIResponse(responseCode = "404", description = "RESULT_NOT_FOUND")
     @APIResponse(responseCode = "409", description = "NOT_AWAITING_MARKS")
     public Response marks(@PathParam("paperId") String paperId, @Valid @NotNull MarksRequest request) {
-        return Response.accepted(service.marks(id(paperId, "RESULT_NOT_FOUND"), request.marks(), caller.subject())).build();
+        return Response.accepted(service.marks(id(paperId, ProblemCode.RESULT_NOT_FOUND), request.marks(), caller.subject())).build();
     }
 
     @POST
@@ -73,7 +74,7 @@ public class ResultsResource {
     @APIResponse(responseCode = "200", description = "{examId, releasedAt, releasedBy}")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND (a malformed id only: the exam is not looked up)")
     public ResultsService.ReleaseView release(@PathParam("examId") String examId) {
-        return service.release(id(examId, "EXAM_NOT_FOUND"), caller.subject());
+        return service.release(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.subject());
     }
 
     @POST
@@ -85,13 +86,13 @@ public class ResultsResource {
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE, SERVICE_UNAVAILABLE")
     public Response regrade(@PathParam("examId") String examId) {
-        return Response.accepted(service.regrade(id(examId, "EXAM_NOT_FOUND"), caller.subject())).build();
+        return Response.accepted(service.regrade(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.subject())).build();
     }
 
     /** The characters of every id the suite issues (UUIDs; docs/api.md §4, limits). */
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]+");
 
-    public static String id(String value, String code) {
+    public static String id(String value, ProblemCode code) {
         // A release is stored without looking the exam up, so an id that no service could have
         // issued ("../../q/health", found by ./exam fuzz) must not be taken as one.
         if (value == null || value.isBlank() || value.length() > MAX_ID_LENGTH || !ID.matcher(value).matches()) {

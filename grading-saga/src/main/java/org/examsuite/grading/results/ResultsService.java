@@ -22,6 +22,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.audit.AuditLog;
 import org.examsuite.grading.clients.ExamDirectory;
 import org.examsuite.grading.clients.RemoteFailure;
@@ -81,7 +82,7 @@ public class ResultsService {
     public ResultView view(String paperId, Caller caller) {
         List<ResultRow> runs = results.runs(paperId);
         if (runs.isEmpty()) {
-            throw ApiException.notFound("RESULT_NOT_FOUND", "No result for that paper.");
+            throw ApiException.notFound(ProblemCode.RESULT_NOT_FOUND, "No result for that paper.");
         }
         ResultRow latest = runs.get(0);
         ResultRow shown = latest;
@@ -100,7 +101,7 @@ public class ResultsService {
         if (!operator) {
             caller.requireSession(latest.sessionId());
             if (!released) {
-                throw new ApiException(403, "RESULTS_NOT_RELEASED", "The results of this exam have not been released yet.");
+                throw new ApiException(403, ProblemCode.RESULTS_NOT_RELEASED, "The results of this exam have not been released yet.");
             }
         }
         boolean graded = ResultStore.GRADED.equals(shown.status());
@@ -120,7 +121,7 @@ public class ResultsService {
         return db.inTransaction(c -> {
             List<ResultRow> runs = results.runs(c, paperId, false);
             if (runs.isEmpty()) {
-                throw ApiException.notFound("RESULT_NOT_FOUND", "No result for that paper.");
+                throw ApiException.notFound(ProblemCode.RESULT_NOT_FOUND, "No result for that paper.");
             }
             ResultRow latest = runs.get(0);
             SagaRow saga = sagas.find(c, latest.sagaId(), true).orElseThrow();
@@ -130,7 +131,7 @@ public class ResultsService {
                 if (current.entrySet().containsAll(normalised(marks).entrySet())) {
                     return new MarksView(paperId, saga.sagaId(), saga.run(), current);
                 }
-                throw ApiException.conflict("NOT_AWAITING_MARKS", "This paper's grading is not waiting for essay marks.");
+                throw ApiException.conflict(ProblemCode.NOT_AWAITING_MARKS, "This paper's grading is not waiting for essay marks.");
             }
             Map<String, JsonNode> essays = new LinkedHashMap<>();
             data.path("grade").path("marks").forEach(mark -> {
@@ -142,10 +143,10 @@ public class ResultsService {
             for (Map.Entry<String, BigDecimal> mark : marks.entrySet()) {
                 JsonNode points = essays.get(mark.getKey());
                 if (points == null) {
-                    throw ApiException.badRequest("UNKNOWN_QUESTION", "Question " + mark.getKey() + " is not an essay of this paper.");
+                    throw ApiException.badRequest(ProblemCode.UNKNOWN_QUESTION, "Question " + mark.getKey() + " is not an essay of this paper.");
                 }
                 if (mark.getValue().signum() < 0 || mark.getValue().compareTo(points.decimalValue()) > 0) {
-                    throw ApiException.badRequest("INVALID_MARK", "The mark for " + mark.getKey() + " must lie between 0 and "
+                    throw ApiException.badRequest(ProblemCode.INVALID_MARK, "The mark for " + mark.getKey() + " must lie between 0 and "
                             + points.decimalValue().toPlainString() + ".");
                 }
                 stored.put(mark.getKey(), mark.getValue());
@@ -214,7 +215,7 @@ public class ResultsService {
     public UUID rerun(Connection c, SagaRow saga, String actor) throws SQLException {
         List<ResultRow> runs = results.runs(c, saga.key(), true);
         if (runs.isEmpty() || runs.get(0).run() != saga.run()) {
-            throw ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists; retry or inspect that one.");
+            throw ApiException.conflict(ProblemCode.SAGA_SUPERSEDED, "A newer run of this paper exists; retry or inspect that one.");
         }
         JsonNode data = read(saga.data());
         ObjectNode fresh = mapper.createObjectNode();
@@ -222,7 +223,7 @@ public class ResultsService {
         fresh.put("minKeyRevision", revision);
         fresh.put("rerunOf", saga.run());
         return nextRun(c, runs.get(0), saga, fresh, "re-run by " + actor)
-                .orElseThrow(() -> ApiException.conflict("SAGA_SUPERSEDED", "A newer run of this paper exists."));
+                .orElseThrow(() -> ApiException.conflict(ProblemCode.SAGA_SUPERSEDED, "A newer run of this paper exists."));
     }
 
     /**
@@ -257,11 +258,11 @@ public class ResultsService {
             return exams.exam(examId).path("keyRevision").asLong(0);
         } catch (RemoteFailure failure) {
             if (!failure.isTransient() && failure.status() == 404) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "session-service knows no such exam.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "session-service knows no such exam.");
             }
-            throw ApiException.retryLater(503, "UPSTREAM_UNAVAILABLE", "session-service could not be asked for the exam's keys.", 5);
+            throw ApiException.retryLater(503, ProblemCode.UPSTREAM_UNAVAILABLE, "session-service could not be asked for the exam's keys.", 5);
         } catch (FaultToleranceException e) {
-            throw ApiException.retryLater(503, "UPSTREAM_UNAVAILABLE", "session-service could not be asked for the exam's keys.", 5);
+            throw ApiException.retryLater(503, ProblemCode.UPSTREAM_UNAVAILABLE, "session-service could not be asked for the exam's keys.", 5);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.exam.ExamService;
@@ -53,13 +54,13 @@ public class AnnouncementService {
 
     public Uni<Posted> post(String examId, String text, String idempotencyKey, String actor) {
         if (idempotencyKey == null) {
-            throw new ApiException(400, "IDEMPOTENCY_KEY_MISSING",
+            throw new ApiException(400, ProblemCode.IDEMPOTENCY_KEY_MISSING,
                     "An announcement needs an Idempotency-Key, so that a retry does not announce twice.");
         }
         Announcement fresh = new Announcement(UUID.randomUUID().toString(), examId, text, actor, clock.instant());
         return pool.withTransaction(tx -> examStore.lock(tx, examId).chain(found -> {
             if (!found) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
             }
             return store.insert(tx, fresh, idempotencyKey);
         }).chain(inserted -> {
@@ -70,7 +71,7 @@ public class AnnouncementService {
             }
             return store.findByKey(tx, examId, idempotencyKey).map(prior -> {
                 if (!prior.text().equals(text)) {
-                    throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for another announcement.");
+                    throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for another announcement.");
                 }
                 return new Stored(prior, true);
             });

@@ -11,6 +11,7 @@ import java.util.List;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Slows down guessing of access codes per (exam, candidate) — not per address, so a hall of
@@ -66,7 +67,7 @@ public class AccessThrottle {
     }
 
     private static ApiException tooMany(long waitMs) {
-        return ApiException.retryLater(429, "TOO_MANY_ATTEMPTS",
+        return ApiException.retryLater(429, ProblemCode.TOO_MANY_ATTEMPTS,
                 "Too many wrong access codes for this candidate; try again later.", (waitMs + 999) / 1000);
     }
 }

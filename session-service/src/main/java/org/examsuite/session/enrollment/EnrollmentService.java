@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.enrollment.EnrollmentRequest.CandidateSpec;
 import org.examsuite.session.enrollment.EnrollmentRequest.Enrolled;
@@ -47,7 +48,7 @@ public class EnrollmentService {
         Set<String> seen = new HashSet<>();
         for (CandidateSpec spec : request.candidates()) {
             if (!seen.add(spec.candidateId())) {
-                throw new ApiException(400, "VALIDATION_FAILED", "candidate '" + spec.candidateId() + "' appears twice")
+                throw new ApiException(400, ProblemCode.VALIDATION_FAILED, "candidate '" + spec.candidateId() + "' appears twice")
                         .with("violations", List.of(Map.of("field", "candidates", "message", "duplicate candidateId")));
             }
         }
@@ -55,7 +56,7 @@ public class EnrollmentService {
         List<EnrolledCandidate> enrolled = new ArrayList<>();
         return pool.withTransaction(tx -> exams.find(tx, examId).chain(exam -> {
             if (exam == null) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
             }
             List<CandidateStore.NewCandidate> rows = new ArrayList<>(request.candidates().size());
             Map<String, Object> accommodated = new LinkedHashMap<>();

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.jboss.logging.Logger;
 
@@ -80,7 +81,7 @@ public class ExamService {
                     }
                     return store.findCreate(pool, actor, idempotencyKey).map(prior -> {
                         if (!prior.requestHash().equals(requestHash)) {
-                            throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED",
+                            throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED,
                                     "This Idempotency-Key was used for a different exam.");
                         }
                         return new Created(prior.examId(), true);
@@ -91,7 +92,7 @@ public class ExamService {
     public Uni<Exam> require(String examId) {
         return store.find(pool, examId).map(exam -> {
             if (exam == null) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
             }
             return exam;
         });
@@ -115,7 +116,7 @@ public class ExamService {
     public Uni<ExamView> correctKey(String examId, KeyCorrection correction, String actor) {
         return pool.withTransaction(tx -> store.findForUpdate(tx, examId).chain(exam -> {
             if (exam == null) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
             }
             List<Question> questions = new ArrayList<>(exam.questions());
             int index = indexOf(questions, correction.questionId());
@@ -143,7 +144,7 @@ public class ExamService {
                 return i;
             }
         }
-        throw ApiException.notFound("QUESTION_NOT_FOUND", "The exam has no question with that id.");
+        throw ApiException.notFound(ProblemCode.QUESTION_NOT_FOUND, "The exam has no question with that id.");
     }
 
     private String sha256(Object request) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The rules of a whole exam that annotations cannot say: a sane window, unique question
@@ -258,7 +259,7 @@ final class ExamValidator {
     private void throwIfAny() {
         if (!violations.isEmpty()) {
             String detail = String.join("; ", violations.stream().map(v -> v.get("field") + ": " + v.get("message")).toList());
-            throw new ApiException(400, "VALIDATION_FAILED", detail).with("violations", violations);
+            throw new ApiException(400, ProblemCode.VALIDATION_FAILED, detail).with("violations", violations);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.exam.content.ContentFinding;
 import org.examsuite.session.exam.content.MarkdownPolicy;
 
@@ -39,7 +40,7 @@ public class RichContent {
         }
         if (!violations.isEmpty()) {
             Map<String, String> first = violations.get(0);
-            throw ApiException.badRequest("UNSAFE_CONTENT", "Question " + first.get("questionId") + ", "
+            throw ApiException.badRequest(ProblemCode.UNSAFE_CONTENT, "Question " + first.get("questionId") + ", "
                     + first.get("field") + ": " + first.get("message") + ".")
                     .with("questionId", first.get("questionId"))
                     .with("field", first.get("field"))

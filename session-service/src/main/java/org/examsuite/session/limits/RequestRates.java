@@ -8,6 +8,7 @@ import java.util.List;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Fixed one-minute windows counted in Redis, so every replica counts against the same limit.
@@ -56,7 +57,7 @@ public class RequestRates {
                 .map(total -> {
                     if (total.toLong() > perMinute) {
                         long waitMs = (window + 1) * WINDOW_MS - now;
-                        throw ApiException.retryLater(429, "RATE_LIMITED",
+                        throw ApiException.retryLater(429, ProblemCode.RATE_LIMITED,
                                 "More than " + perMinute + " " + limit.replace('-', ' ') + " a minute; try again later.",
                                 Math.max(1, (waitMs + 999) / 1000)).with("limit", limit).with("perMinute", perMinute);
                     }

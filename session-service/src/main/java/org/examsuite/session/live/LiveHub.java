@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.device.LiveChannelConfig;
 import org.examsuite.session.json.JsonText;
 import org.examsuite.session.socket.CloseCode;
@@ -36,7 +37,7 @@ import org.jboss.logging.Logger;
 public class LiveHub {
     private static final Logger LOG = Logger.getLogger(LiveHub.class);
     /** A newer device took the session over: this socket's device may no longer write. */
-    static final CloseCode TAKEN_OVER = new CloseCode(4409, "SESSION_TAKEN_OVER");
+    static final CloseCode TAKEN_OVER = new CloseCode(4409, ProblemCode.SESSION_TAKEN_OVER.name());
 
     /** All a socket keeps once admitted (its session is its key in {@code bySession}). */
     record Listener(ServerWebSocket socket, String examId, long deviceEpoch) {

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.auth.TokenClaims;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.session.SessionRow;
 import org.examsuite.session.session.SessionService;
@@ -38,7 +39,7 @@ import org.examsuite.session.socket.SocketDoor;
 public class LiveSocket implements SocketDoor.Endpoint {
     static final String SUBPROTOCOL = "exam-live";
     static final CloseCode UNAUTHORIZED = SocketDoor.UNAUTHORIZED;
-    static final CloseCode FORBIDDEN = new CloseCode(4403, "FORBIDDEN");
+    static final CloseCode FORBIDDEN = new CloseCode(4403, ProblemCode.FORBIDDEN.name());
 
     private final TenantIdentityProvider candidateTokens;
     private final LiveHub hub;

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.exam.ExamStore;
@@ -50,7 +51,7 @@ public class ExamExtensionService {
 
     public Uni<ExamExtended> extend(String examId, int minutes, String reason, String idempotencyKey, String actor) {
         if (idempotencyKey == null) {
-            throw new ApiException(400, "IDEMPOTENCY_KEY_MISSING",
+            throw new ApiException(400, ProblemCode.IDEMPOTENCY_KEY_MISSING,
                     "An exam-wide extension needs an Idempotency-Key, so that a retry does not extend twice.");
         }
         int seconds = minutes * 60;
@@ -59,12 +60,12 @@ public class ExamExtensionService {
         Instant now = clock.instant();
         return pool.withTransaction(tx -> exams.lock(tx, examId).chain(found -> {
             if (!found) {
-                throw ApiException.notFound("EXAM_NOT_FOUND", "No exam with that id.");
+                throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
             }
             return extensions.grantedByExam(tx, examId, key);
         }).chain(granted -> {
             if (granted != null && granted != seconds) {
-                throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for another extension.");
+                throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for another extension.");
             }
             return sessions.extendExam(tx, examId, seconds, why, actor, now, key)
                     .call(rows -> rows.isEmpty() ? Uni.createFrom().voidItem()

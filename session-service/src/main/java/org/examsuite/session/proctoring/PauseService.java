@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.device.WatchFeed;
@@ -143,13 +144,13 @@ public class PauseService implements ExamPauses {
 
     private static void requireOpen(SessionRow row, boolean pausing) {
         if (row == null) {
-            throw ApiException.notFound("SESSION_NOT_FOUND", "No session with that id.");
+            throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No session with that id.");
         }
         if (row.submitted()) {
-            throw ApiException.conflict("SESSION_SUBMITTED", "The session is already submitted.");
+            throw ApiException.conflict(ProblemCode.SESSION_SUBMITTED, "The session is already submitted.");
         }
         if (pausing && !row.paused() && row.autosubmitClaimedAt() != null) {
-            throw ApiException.conflict("AUTO_SUBMIT_CLAIMED",
+            throw ApiException.conflict(ProblemCode.AUTO_SUBMIT_CLAIMED,
                     "Auto-submit has already taken this session; it can no longer be paused.");
         }
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.autosubmit.SubmissionGateway;
 import org.examsuite.session.autosubmit.SubmissionGateway.SubmissionRejected;
@@ -80,7 +81,7 @@ public class ProctoringService {
         Instant now = clock.instant();
         for (int i = 0; i < clientEvents.size(); i++) {
             if (clientEvents.get(i).length() != null && !"PASTE".equals(clientEvents.get(i).type())) {
-                throw new ApiException(400, "INVALID_FIELD", "length is told only with a PASTE event.")
+                throw new ApiException(400, ProblemCode.INVALID_FIELD, "length is told only with a PASTE event.")
                         .with("field", "events[" + i + "].length");
             }
         }
@@ -112,7 +113,7 @@ public class ProctoringService {
         Instant now = clock.instant();
         return pool.withTransaction(tx -> sessionStore.findForUpdate(tx, sessionId).chain(row -> {
             if (row == null) {
-                throw ApiException.notFound("SESSION_NOT_FOUND", "No session with that id.");
+                throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No session with that id.");
             }
             Uni<Boolean> replay = idempotencyKey == null ? Uni.createFrom().item(false)
                     : extensions.exists(tx, sessionId, idempotencyKey);
@@ -121,10 +122,10 @@ public class ProctoringService {
                     return Uni.createFrom().item(new Extended(row, false));
                 }
                 if (row.submitted()) {
-                    throw ApiException.conflict("SESSION_SUBMITTED", "The session is already submitted.");
+                    throw ApiException.conflict(ProblemCode.SESSION_SUBMITTED, "The session is already submitted.");
                 }
                 if (row.autosubmitClaimedAt() != null) {
-                    throw ApiException.conflict("AUTO_SUBMIT_CLAIMED",
+                    throw ApiException.conflict(ProblemCode.AUTO_SUBMIT_CLAIMED,
                             "Auto-submit has already taken this session; it can no longer be extended.");
                 }
                 return sessionStore.extend(tx, sessionId, seconds)
@@ -167,9 +168,9 @@ public class ProctoringService {
             return failure;
         }
         if (failure instanceof SubmissionRejected) {
-            return new ApiException(502, "SUBMISSION_REJECTED", "submission-service refused to submit this session.");
+            return new ApiException(502, ProblemCode.SUBMISSION_REJECTED, "submission-service refused to submit this session.");
         }
-        return ApiException.retryLater(503, "SUBMISSION_UNAVAILABLE", "submission-service cannot be reached; try again.", 5);
+        return ApiException.retryLater(503, ProblemCode.SUBMISSION_UNAVAILABLE, "submission-service cannot be reached; try again.", 5);
     }
 
     public Uni<CommandQueued> warn(String sessionId, String message, String actor) {

@@ -3,6 +3,7 @@ package org.examsuite.session.roster;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Keyset cursors: the sort key of a page's last row, base64url so that clients treat it as
@@ -33,6 +34,6 @@ final class Cursor {
     }
 
     static ApiException invalid() {
-        return new ApiException(400, "INVALID_FIELD", "after is not a cursor this API returned.").with("field", "after");
+        return new ApiException(400, ProblemCode.INVALID_FIELD, "after is not a cursor this API returned.").with("field", "after");
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.device.CommandStore;
 import org.examsuite.session.device.EventStore;
 import org.examsuite.session.device.OnlineTracker;
@@ -106,7 +107,7 @@ public class SessionService {
     private Uni<Started> open(CandidateExam exam, String candidateId, TimeTerms terms, String key) {
         Instant now = clock.instant();
         if (!exam.isOpenAt(now)) {
-            throw ApiException.conflict("EXAM_NOT_OPEN", "The exam is not open now.")
+            throw ApiException.conflict(ProblemCode.EXAM_NOT_OPEN, "The exam is not open now.")
                     .with("opensAt", exam.opensAt().toString()).with("closesAt", exam.closesAt().toString());
         }
         String examId = exam.examId();
@@ -158,13 +159,13 @@ public class SessionService {
     }
 
     private static ApiException denied() {
-        return new ApiException(401, "ACCESS_DENIED", "Unknown exam, candidate or access code.");
+        return new ApiException(401, ProblemCode.ACCESS_DENIED, "Unknown exam, candidate or access code.");
     }
 
     public Uni<SessionRow> require(String sessionId) {
         return store.find(pool, sessionId).map(row -> {
             if (row == null) {
-                throw ApiException.notFound("SESSION_NOT_FOUND", "No session with that id.");
+                throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No session with that id.");
             }
             return row;
         });
@@ -180,7 +181,7 @@ public class SessionService {
         Instant now = clock.instant();
         return rates.heartbeat(sessionId).chain(() -> require(sessionId)).chain(row -> {
             if (tokenEpoch < row.deviceEpoch()) {
-                throw ApiException.conflict("SESSION_TAKEN_OVER", "Another device has taken this session over.")
+                throw ApiException.conflict(ProblemCode.SESSION_TAKEN_OVER, "Another device has taken this session over.")
                         .with("deviceEpoch", row.deviceEpoch());
             }
             return online.seen(row.examId(), sessionId, now.toEpochMilli())
@@ -210,7 +211,7 @@ public class SessionService {
             }
             return require(sessionId).chain(row -> {
                 if (!paperId.equals(row.paperId())) {
-                    throw ApiException.conflict("PAPER_MISMATCH", "The session already has another paper.")
+                    throw ApiException.conflict(ProblemCode.PAPER_MISMATCH, "The session already has another paper.")
                             .with("paperId", row.paperId());
                 }
                 if (row.submittedBy() == null && submittedBy != null) {

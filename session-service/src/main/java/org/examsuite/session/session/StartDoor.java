@@ -8,6 +8,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.examsuite.common.problem.Problems;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Session starts pass {@link StartAdmission} here, on the event loop, before their body is
@@ -41,7 +42,7 @@ public class StartDoor {
     }
 
     private void refuse(RoutingContext ctx) {
-        String body = new JsonObject(Problems.body(429, "SESSIONS_BUSY",
+        String body = new JsonObject(Problems.body(429, ProblemCode.SESSIONS_BUSY,
                 "Too many sessions are starting at once on this server; nothing was done. Retry after Retry-After seconds.",
                 null)).encode();
         HttpServerResponse response = ctx.response().setStatusCode(429).putHeader("Content-Type", Problems.MEDIA_TYPE)

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * {@code POST /internal/v1/sessions/submitted}: the papers submission-service stored together,
@@ -64,7 +65,7 @@ public class SubmittedBatchResource {
         for (Submitted paper : batch.papers()) {
             each.add(sessions.recordSubmission(paper.sessionId(), paper.paperId(), paper.submittedBy())
                     .map(recorded -> (String) null)
-                    .onFailure().recoverWithItem(failure -> failure instanceof ApiException api ? api.code() : "SERVICE_UNAVAILABLE"));
+                    .onFailure().recoverWithItem(failure -> failure instanceof ApiException api ? api.code() : ProblemCode.SERVICE_UNAVAILABLE.name()));
         }
         return Uni.join().all(each).andCollectFailures().map(codes -> {
             Map<String, String> failed = new LinkedHashMap<>();

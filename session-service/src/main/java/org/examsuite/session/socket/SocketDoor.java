@@ -17,6 +17,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.json.JsonText;
 import org.jboss.logging.Logger;
 
@@ -31,7 +32,7 @@ import org.jboss.logging.Logger;
  */
 public final class SocketDoor {
     private static final Logger LOG = Logger.getLogger(SocketDoor.class);
-    public static final CloseCode UNAUTHORIZED = new CloseCode(4401, "UNAUTHORIZED");
+    public static final CloseCode UNAUTHORIZED = new CloseCode(4401, ProblemCode.UNAUTHORIZED.name());
     /** The replica holds its most sockets: the client backs off (the candidate's SDK keeps to the heartbeat). */
     public static final CloseCode FULL = new CloseCode(1013, "TRY_AGAIN_LATER");
     /** A failure of the endpoint's own (its store unreachable): as websockets-next closed on one. */
@@ -150,7 +151,7 @@ public final class SocketDoor {
         try {
             message = json.readTree(text);
         } catch (JsonProcessingException e) {
-            return send(socket, error("MALFORMED_JSON"));
+            return send(socket, error(ProblemCode.MALFORMED_JSON.name()));
         }
         String type = message.path("type").asText();
         if (!endpoint.admitted(socket, id)) {

@@ -18,6 +18,7 @@ import java.util.Map;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.socket.CloseCode;
 import org.examsuite.session.socket.SocketConfig;
@@ -36,7 +37,7 @@ import org.examsuite.session.socket.SocketDoor;
 public class WatchSocket implements SocketDoor.Endpoint {
     static final String SUBPROTOCOL = "exam-watch";
     static final CloseCode UNAUTHORIZED = SocketDoor.UNAUTHORIZED;
-    static final CloseCode NOT_FOUND = new CloseCode(4404, "EXAM_NOT_FOUND");
+    static final CloseCode NOT_FOUND = new CloseCode(4404, ProblemCode.EXAM_NOT_FOUND.name());
 
     private final TenantIdentityProvider operatorTokens;
     private final WatchHub hub;

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.examsuite.common.answers.ReviewFlags;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The client's final sheet {@code {"sessionId", "answers": {questionId: {"value", "version"}}}}
@@ -37,7 +38,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
 
     public static FinalSheet parse(ObjectMapper json, String body, Limits limits) {
         if (body == null || body.isBlank()) {
-            throw ApiException.badRequest("MALFORMED_JSON", "The request body is empty.");
+            throw ApiException.badRequest(ProblemCode.MALFORMED_JSON, "The request body is empty.");
         }
         if (body.length() > limits.maxBodyBytes()) {
             throw ApiException.tooLarge("The final sheet is larger than " + limits.maxBodyBytes() + " bytes.");
@@ -46,7 +47,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
         try {
             root = json.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid JSON.");
+            throw ApiException.badRequest(ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.");
         }
         if (root == null || !root.isObject()) {
             throw invalid("", "The body must be a JSON object {sessionId, answers}.");
@@ -99,7 +100,7 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
         try {
             canonical = org.examsuite.submission.paper.Canonical.json(body);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid JSON.");
+            throw ApiException.badRequest(ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.");
         }
         return new FinalSheet(sessionId.asText(), answers, canonical);
     }
@@ -157,6 +158,6 @@ public record FinalSheet(String sessionId, Map<String, Answer> answers, String c
     }
 
     private static ApiException invalid(String field, String detail) {
-        return new ApiException(400, "INVALID_FIELD", detail).with("field", field);
+        return new ApiException(400, ProblemCode.INVALID_FIELD, detail).with("field", field);
     }
 }

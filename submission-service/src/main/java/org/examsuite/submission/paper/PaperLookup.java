@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** A paper by id, or 404 PAPER_NOT_FOUND (an id that is not even a UUID included). */
 @ApplicationScoped
@@ -30,6 +31,6 @@ public class PaperLookup {
     }
 
     private static ApiException notFound() {
-        return ApiException.notFound("PAPER_NOT_FOUND", "No such paper.");
+        return ApiException.notFound(ProblemCode.PAPER_NOT_FOUND, "No such paper.");
     }
 }

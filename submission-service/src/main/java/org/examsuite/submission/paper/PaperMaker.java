@@ -1,5 +1,6 @@
 package org.examsuite.submission.paper;
 
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.submission.answer.StampedValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -114,7 +115,7 @@ public class PaperMaker {
             }
             // Waiting for the lock holder's paper: a short, growing pause on this worker thread.
             if (!waitForPaper.pause()) {
-                throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                throw ApiException.retryLater(503, ProblemCode.PAPER_IN_PROGRESS,
                         "The session's paper is still being stored; retry to get it.", 1);
             }
             current = gate.poll(sessionId, claim, pending);
@@ -126,7 +127,7 @@ public class PaperMaker {
         Paper paper = papers.findById(UUID.fromString(paperId));
         if (paper == null || !paper.sessionId().equals(sessionId)) {
             // Redis names a paper PostgreSQL does not have: never answer from it.
-            throw ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
+            throw ApiException.retryLater(503, ProblemCode.PAPER_UNAVAILABLE, "The paper cannot be read right now; retry.", 1);
         }
         return paper;
     }
@@ -237,7 +238,7 @@ public class PaperMaker {
         for (Build build : sealed) {
             build.kept = kept.get(build.sessionId());
             if (build.kept == null) {
-                build.failure = ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                build.failure = ApiException.retryLater(503, ProblemCode.PAPER_IN_PROGRESS,
                         "The session's paper is still being stored; retry to get it.", 1);
                 continue;
             }
@@ -257,7 +258,7 @@ public class PaperMaker {
             boolean created = stored.contains(build.sessionId());
             Paper paper = created ? build.paper : winners.get(build.sessionId());
             if (paper == null) {
-                build.failure = ApiException.retryLater(503, "PAPER_UNAVAILABLE", "The paper cannot be read right now; retry.", 1);
+                build.failure = ApiException.retryLater(503, ProblemCode.PAPER_UNAVAILABLE, "The paper cannot be read right now; retry.", 1);
                 continue;
             }
             if (!created) {
@@ -299,7 +300,7 @@ public class PaperMaker {
     }
 
     private static ApiException sealUnavailable() {
-        return ApiException.retryLater(503, "ANSWER_SERVICE_UNAVAILABLE",
+        return ApiException.retryLater(503, ProblemCode.ANSWER_SERVICE_UNAVAILABLE,
                 "The draft could not be sealed right now; the submission is kept, retry shortly.", 2);
     }
 

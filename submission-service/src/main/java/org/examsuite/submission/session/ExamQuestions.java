@@ -18,6 +18,7 @@ import org.examsuite.common.order.CandidateOrder;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.contracts.answer.AnswerRule;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -72,11 +73,11 @@ public class ExamQuestions {
         values.forEach((questionId, value) -> {
             Spec spec = questions.get(questionId);
             if (spec == null || (drawn != null && !drawn.contains(questionId))) {
-                throw new ApiException(400, "UNKNOWN_QUESTION", "The exam has no question " + questionId + ".")
+                throw new ApiException(400, ProblemCode.UNKNOWN_QUESTION, "The exam has no question " + questionId + ".")
                         .with("questionId", questionId);
             }
             if (!fits(spec, value)) {
-                throw new ApiException(400, "INVALID_ANSWER", "That is not an answer to the " + spec.type()
+                throw new ApiException(400, ProblemCode.INVALID_ANSWER, "That is not an answer to the " + spec.type()
                         + " question " + questionId + ".").with("questionId", questionId);
             }
         });

@@ -9,6 +9,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 
 /**
@@ -60,12 +61,12 @@ public class SessionFacts {
     }
 
     private static ApiException unavailable() {
-        return ApiException.retryLater(503, "SESSION_STATE_UNAVAILABLE",
+        return ApiException.retryLater(503, ProblemCode.SESSION_STATE_UNAVAILABLE,
                 "The session's state is not available right now; retry shortly.", 2);
     }
 
     private static ApiException notFound() {
-        return ApiException.notFound("SESSION_NOT_FOUND", "No such session.");
+        return ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
     }
 
     SessionState read(String sessionId) {

@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.submission.paper.PaperMaker;
 import org.examsuite.submission.session.SessionFacts;
 import org.examsuite.submission.session.SessionState;
@@ -59,11 +60,11 @@ public class AutoSubmitResource {
         long started = System.nanoTime();
         String submittedBy = request == null || request.submittedBy() == null ? "AUTO" : request.submittedBy();
         if (!submittedBy.equals("AUTO") && !submittedBy.equals("PROCTOR")) {
-            throw new ApiException(400, "INVALID_FIELD", "submittedBy is AUTO or PROCTOR.").with("field", "submittedBy");
+            throw new ApiException(400, ProblemCode.INVALID_FIELD, "submittedBy is AUTO or PROCTOR.").with("field", "submittedBy");
         }
         String actor = request == null || request.actor() == null ? submittedBy.toLowerCase() : request.actor();
         if (actor.length() > 256) {
-            throw new ApiException(400, "INVALID_FIELD", "actor has at most 256 characters.").with("field", "actor");
+            throw new ApiException(400, ProblemCode.INVALID_FIELD, "actor has at most 256 characters.").with("field", "actor");
         }
         SessionState session = sessions.require(sessionId);
         String candidateId = session.candidateId() != null ? session.candidateId()

@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.examsuite.common.problem.BodyBudget;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The outermost limit of a replica: at most {@code exam.submission.max-in-flight} submission
@@ -50,7 +51,7 @@ public class FrontDoor {
     }
 
     private void refuse(RoutingContext ctx) {
-        BodyBudget.refuseUnread(ctx, "SUBMISSIONS_OVERLOADED",
+        BodyBudget.refuseUnread(ctx, ProblemCode.SUBMISSIONS_OVERLOADED,
                 "Too many submissions right now; this request was not read. Retry after Retry-After seconds.",
                 admission.shedRetryAfterSeconds());
     }

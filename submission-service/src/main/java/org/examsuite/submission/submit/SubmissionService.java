@@ -1,5 +1,6 @@
 package org.examsuite.submission.submit;
 
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.submission.paper.FinalSheet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -89,12 +90,11 @@ public class SubmissionService {
             outcome = reply.replayed() ? "replayed" : reply.status() == 201 ? "created" : "existing";
             return reply;
         } catch (ApiException e) {
-            outcome = switch (e.code()) {
-                case "REQUEST_IN_PROGRESS" -> "in_progress";
-                case "IDEMPOTENCY_KEY_REUSED" -> "key_reused";
-                case "SUBMISSIONS_BUSY" -> "shed";
-                default -> e.status() >= 500 ? "unavailable" : "rejected";
-            };
+            ProblemCode code = e.problemCode();
+            outcome = code == ProblemCode.REQUEST_IN_PROGRESS ? "in_progress"
+                    : code == ProblemCode.IDEMPOTENCY_KEY_REUSED ? "key_reused"
+                    : code == ProblemCode.SUBMISSIONS_BUSY ? "shed"
+                    : e.status() >= 500 ? "unavailable" : "rejected";
             throw e;
         } catch (RuntimeException e) {
             outcome = "failed";
@@ -106,10 +106,10 @@ public class SubmissionService {
 
     private Reply decide(String key, String body) {
         if (key == null || key.isBlank()) {
-            throw ApiException.badRequest("IDEMPOTENCY_KEY_MISSING", "Send an Idempotency-Key header with every submission.");
+            throw ApiException.badRequest(ProblemCode.IDEMPOTENCY_KEY_MISSING, "Send an Idempotency-Key header with every submission.");
         }
         if (key.length() > MAX_KEY_LENGTH) {
-            throw ApiException.badRequest("IDEMPOTENCY_KEY_INVALID", "An Idempotency-Key has at most 255 characters.");
+            throw ApiException.badRequest(ProblemCode.IDEMPOTENCY_KEY_INVALID, "An Idempotency-Key has at most 255 characters.");
         }
         FinalSheet sheet = FinalSheet.parse(json, body,
                 new FinalSheet.Limits(maxSheetBytes, maxAnswers, maxValueBytes));
@@ -133,10 +133,10 @@ public class SubmissionService {
             if (!admission.enter()) {
                 int retryAfter = admission.shedRetryAfterSeconds();
                 if (kept == SheetStore.Kept.CLOSED) {
-                    throw ApiException.retryLater(503, "PAPER_IN_PROGRESS",
+                    throw ApiException.retryLater(503, ProblemCode.PAPER_IN_PROGRESS,
                             "The session's paper is being stored; retry to get it.", retryAfter);
                 }
-                throw ApiException.retryLater(429, "SUBMISSIONS_BUSY", kept == SheetStore.Kept.KEPT
+                throw ApiException.retryLater(429, ProblemCode.SUBMISSIONS_BUSY, kept == SheetStore.Kept.KEPT
                         ? "Too many submissions right now; your answers are kept, retry to get your paper."
                         : "Too many submissions right now; retry to get your paper.", retryAfter);
             }
@@ -173,13 +173,13 @@ public class SubmissionService {
             case PAPER:
                 return new Reply(200, maker.stored(sessionId, step.paperId()), false);
             case DIFFERENT:
-                throw new ApiException(422, "IDEMPOTENCY_KEY_REUSED",
+                throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED,
                         "This Idempotency-Key was used with another body; use a new key for a new request.");
             case IN_FLIGHT:
-                throw ApiException.retryLater(409, "REQUEST_IN_PROGRESS",
+                throw ApiException.retryLater(409, ProblemCode.REQUEST_IN_PROGRESS,
                         "A request with this Idempotency-Key is still being worked; retry shortly.", 1);
             case TAKEN_OVER:
-                throw ApiException.conflict("SESSION_TAKEN_OVER", "The session continues on a newer device.");
+                throw ApiException.conflict(ProblemCode.SESSION_TAKEN_OVER, "The session continues on a newer device.");
             default:
                 break;
         }

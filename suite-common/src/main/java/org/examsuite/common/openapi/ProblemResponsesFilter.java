@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.models.tags.Tag;
 import org.examsuite.common.problem.Problems;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Completes every service's OpenAPI document (docs/api.md "OpenAPI description") so that each
@@ -160,21 +161,21 @@ public class ProblemResponsesFilter implements OASFilter {
         boolean body = op.getRequestBody() != null;
         boolean secured = op.getSecurity() != null && op.getSecurity().stream().anyMatch(r -> r.getSchemes() != null && !r.getSchemes().isEmpty());
         Map<String, List<String>> common = new LinkedHashMap<>();
-        common.put("400", body ? List.of("MALFORMED_URI", "MALFORMED_JSON", "INVALID_FIELD") : List.of("MALFORMED_URI"));
+        common.put("400", body ? List.of(ProblemCode.MALFORMED_URI.name(), ProblemCode.MALFORMED_JSON.name(), ProblemCode.INVALID_FIELD.name()) : List.of(ProblemCode.MALFORMED_URI.name()));
         if (secured) {
-            common.put("401", List.of("UNAUTHORIZED"));
-            common.put("403", List.of("FORBIDDEN"));
+            common.put("401", List.of(ProblemCode.UNAUTHORIZED.name()));
+            common.put("403", List.of(ProblemCode.FORBIDDEN.name()));
         }
-        common.put("404", List.of("NOT_FOUND"));
-        common.put("405", List.of("METHOD_NOT_ALLOWED"));
-        common.put("414", List.of("URI_TOO_LONG"));
-        common.put("431", List.of("HEADERS_TOO_LARGE"));
+        common.put("404", List.of(ProblemCode.NOT_FOUND.name()));
+        common.put("405", List.of(ProblemCode.METHOD_NOT_ALLOWED.name()));
+        common.put("414", List.of(ProblemCode.URI_TOO_LONG.name()));
+        common.put("431", List.of(ProblemCode.HEADERS_TOO_LARGE.name()));
         if (body) {
-            common.put("413", List.of("PAYLOAD_TOO_LARGE"));
-            common.put("415", List.of("UNSUPPORTED_MEDIA_TYPE"));
+            common.put("413", List.of(ProblemCode.PAYLOAD_TOO_LARGE.name()));
+            common.put("415", List.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE.name()));
         }
-        common.put("500", List.of("INTERNAL_ERROR"));
-        common.put("503", List.of("SERVICE_UNAVAILABLE"));
+        common.put("500", List.of(ProblemCode.INTERNAL_ERROR.name()));
+        common.put("503", List.of(ProblemCode.SERVICE_UNAVAILABLE.name()));
         return common;
     }
 
@@ -187,11 +188,11 @@ public class ProblemResponsesFilter implements OASFilter {
         response.setContent(OASFactory.createContent().addMediaType(Problems.MEDIA_TYPE,
                 OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM))));
         response.addExtension(CODES, codes);
-        if (status.equals("429") || status.equals("503") || codes.contains("REQUEST_IN_PROGRESS")) {
+        if (status.equals("429") || status.equals("503") || codes.contains(ProblemCode.REQUEST_IN_PROGRESS.name())) {
             response.addHeader("Retry-After", integerHeader(
                     "Seconds to wait before retrying" + (status.equals("409") ? " (REQUEST_IN_PROGRESS)" : "")));
         }
-        if (codes.contains("UNAUTHORIZED")) {
+        if (codes.contains(ProblemCode.UNAUTHORIZED.name())) {
             response.addHeader("WWW-Authenticate", OASFactory.createHeader().description("Bearer")
                     .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
         }

@@ -1,5 +1,6 @@
 package org.examsuite.common.problem;
 
+import org.examsuite.contracts.problem.ProblemCode;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
@@ -63,7 +64,7 @@ public class BodyBudget {
     }
 
     private static void refuse(RoutingContext ctx) {
-        refuseUnread(ctx, "SERVICE_UNAVAILABLE",
+        refuseUnread(ctx, ProblemCode.SERVICE_UNAVAILABLE,
                 "Too many request bodies are arriving right now; this one was not read. Retry after Retry-After seconds.", 1);
     }
 
@@ -72,7 +73,7 @@ public class BodyBudget {
      * HTTP/1.1 the connection is closed after the answer, since the unread body is not worth
      * receiving; on HTTP/2 only the stream ends, as other streams share the connection.
      */
-    public static void refuseUnread(RoutingContext ctx, String code, String detail, int retryAfterSeconds) {
+    public static void refuseUnread(RoutingContext ctx, ProblemCode code, String detail, int retryAfterSeconds) {
         String body = new JsonObject(Problems.body(503, code, detail, null)).encode();
         var response = ctx.response().setStatusCode(503).putHeader("Content-Type", Problems.MEDIA_TYPE)
                 .putHeader("Retry-After", Integer.toString(retryAfterSeconds));

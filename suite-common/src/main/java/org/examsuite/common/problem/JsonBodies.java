@@ -6,6 +6,7 @@ import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * Every body a resource reads is JSON (else 415) in strict UTF-8 (else 400 MALFORMED_JSON). A
@@ -19,7 +20,7 @@ public class JsonBodies implements ReaderInterceptor {
     @Override
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
         if (!isJson(context.getMediaType())) {
-            throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
+            throw new ApiException(415, ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.");
         }
         context.setInputStream(new ByteArrayInputStream(Utf8.requireValid(context.getInputStream().readAllBytes())));
         return context.proceed();

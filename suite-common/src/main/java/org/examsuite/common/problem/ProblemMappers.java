@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.examsuite.common.failure.Unavailable;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -46,7 +47,7 @@ public class ProblemMappers {
         if (status >= 500) {
             LOG.error("request failed", e);
         }
-        ApiException problem = new ApiException(status, Problems.codeFor(status), status >= 500 ? null : safeDetail(e, status));
+        ApiException problem = ApiException.ofStatus(status, status >= 500 ? null : safeDetail(e, status));
         if (original != null && original.getHeaderString(HttpHeaders.ALLOW) != null) {
             problem.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
         }
@@ -75,7 +76,7 @@ public class ProblemMappers {
         JsonMappingException mapping = null;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof JsonParseException) {
-                return Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+                return Problems.response(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.");
             }
             if (mapping == null && cause instanceof JsonMappingException found) {
                 mapping = found;
@@ -83,11 +84,11 @@ public class ProblemMappers {
         }
         if (mapping == null) {
             return failure instanceof JsonProcessingException
-                    ? Problems.response(400, "MALFORMED_JSON", "The request body is not valid JSON.")
+                    ? Problems.response(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.")
                     : null;
         }
         String field = path(mapping);
-        return Problems.response(new ApiException(400, "INVALID_FIELD",
+        return Problems.response(new ApiException(400, ProblemCode.INVALID_FIELD,
                 field.isEmpty() ? "The request body does not have the expected shape."
                         : "Field '" + field + "' has the wrong type or shape.").with("field", field));
     }
@@ -100,13 +101,13 @@ public class ProblemMappers {
                 .collect(Collectors.toList());
         String detail = violations.stream().map(v -> v.get("field") + ": " + v.get("message"))
                 .collect(Collectors.joining("; "));
-        return Problems.response(new ApiException(400, "VALIDATION_FAILED", detail).with("violations", violations));
+        return Problems.response(new ApiException(400, ProblemCode.VALIDATION_FAILED, detail).with("violations", violations));
     }
 
     @ServerExceptionMapper
     public Response validation(ValidationException e) {
         LOG.error("validation could not run", e);
-        return Problems.response(500, "INTERNAL_ERROR", null);
+        return Problems.response(500, ProblemCode.INTERNAL_ERROR, null);
     }
 
     @ServerExceptionMapper({AuthenticationFailedException.class, UnauthorizedException.class})
@@ -127,7 +128,7 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response timedOut(io.smallrye.mutiny.TimeoutException e) {
         LOG.warn("a call timed out: " + e.getMessage());
-        return Problems.response(ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+        return Problems.response(ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE,
                 "The service is too busy to answer right now; retry shortly.", 2));
     }
 
@@ -137,7 +138,7 @@ public class ProblemMappers {
             return dependencyUnavailable(e);
         }
         LOG.error("unexpected failure", e);
-        return Problems.response(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
+        return Problems.response(500, ProblemCode.INTERNAL_ERROR, "The server failed; the request may be retried.");
     }
 
     /**
@@ -159,11 +160,11 @@ public class ProblemMappers {
         }
         if (Unavailable.is(failure)) {
             LOG.warn("a dependency is unavailable: " + failure);
-            return ApiException.retryLater(503, "SERVICE_UNAVAILABLE",
+            return ApiException.retryLater(503, ProblemCode.SERVICE_UNAVAILABLE,
                     "A service this request needs is unavailable right now; retry shortly.", 2);
         }
         LOG.error("request failed", failure);
-        return new ApiException(500, "INTERNAL_ERROR", "The server failed; the request may be retried.");
+        return new ApiException(500, ProblemCode.INTERNAL_ERROR, "The server failed; the request may be retried.");
     }
 
     private static String safeDetail(WebApplicationException e, int status) {

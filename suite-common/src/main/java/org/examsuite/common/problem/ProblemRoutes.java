@@ -12,6 +12,7 @@ import java.net.URISyntaxException;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The errors that happen before JAX-RS sees a request — a path no resource matches, a body
@@ -56,17 +57,17 @@ public class ProblemRoutes {
         router.route().order(Integer.MIN_VALUE).handler(ctx -> {
             String uri = ctx.request().uri();
             if (hasControlCharacter(uri)) {
-                write(ctx, 400, "MALFORMED_URI", "The request URI holds a control character.");
+                write(ctx, 400, ProblemCode.MALFORMED_URI.name(), "The request URI holds a control character.");
                 return;
             }
             if (!parsable(uri)) {
-                write(ctx, 400, "MALFORMED_URI", "The request URI is not a valid URI (RFC 3986).");
+                write(ctx, 400, ProblemCode.MALFORMED_URI.name(), "The request URI is not a valid URI (RFC 3986).");
                 return;
             }
             String authorization = ctx.request().getHeader("Authorization");
             if (authorization != null && !wellFormedBearer(authorization)) {
                 ctx.response().putHeader("WWW-Authenticate", "Bearer");
-                write(ctx, 401, "UNAUTHORIZED", "A valid bearer token is required.");
+                write(ctx, 401, ProblemCode.UNAUTHORIZED.name(), "A valid bearer token is required.");
                 return;
             }
             ctx.next();

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Metrics;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** Builds RFC 9457 bodies: {@code {type, title, status, detail, code, ...members}}. */
 public final class Problems {
@@ -23,8 +24,12 @@ public final class Problems {
         return builder.build();
     }
 
-    public static Response response(int status, String code, String detail) {
+    public static Response response(int status, ProblemCode code, String detail) {
         return response(new ApiException(status, code, detail));
+    }
+
+    public static Map<String, Object> body(int status, ProblemCode code, String detail, Map<String, Object> members) {
+        return body(status, code.name(), detail, members);
     }
 
     /** A plain map, not a record: serialising it needs no reflection registration in native images. */
@@ -46,20 +51,20 @@ public final class Problems {
     /** The code a bare HTTP status gets when nothing more specific is known. */
     public static String codeFor(int status) {
         return switch (status) {
-            case 400 -> "BAD_REQUEST";
-            case 401 -> "UNAUTHORIZED";
-            case 403 -> "FORBIDDEN";
-            case 404 -> "NOT_FOUND";
-            case 405 -> "METHOD_NOT_ALLOWED";
-            case 406 -> "NOT_ACCEPTABLE";
-            case 409 -> "CONFLICT";
-            case 413 -> "PAYLOAD_TOO_LARGE";
-            case 414 -> "URI_TOO_LONG";
-            case 431 -> "HEADERS_TOO_LARGE";
-            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
-            case 429 -> "TOO_MANY_REQUESTS";
-            case 503 -> "SERVICE_UNAVAILABLE";
-            default -> status >= 500 ? "INTERNAL_ERROR" : "HTTP_" + status;
+            case 400 -> ProblemCode.BAD_REQUEST.name();
+            case 401 -> ProblemCode.UNAUTHORIZED.name();
+            case 403 -> ProblemCode.FORBIDDEN.name();
+            case 404 -> ProblemCode.NOT_FOUND.name();
+            case 405 -> ProblemCode.METHOD_NOT_ALLOWED.name();
+            case 406 -> ProblemCode.NOT_ACCEPTABLE.name();
+            case 409 -> ProblemCode.CONFLICT.name();
+            case 413 -> ProblemCode.PAYLOAD_TOO_LARGE.name();
+            case 414 -> ProblemCode.URI_TOO_LONG.name();
+            case 431 -> ProblemCode.HEADERS_TOO_LARGE.name();
+            case 415 -> ProblemCode.UNSUPPORTED_MEDIA_TYPE.name();
+            case 429 -> ProblemCode.TOO_MANY_REQUESTS.name();
+            case 503 -> ProblemCode.SERVICE_UNAVAILABLE.name();
+            default -> status >= 500 ? ProblemCode.INTERNAL_ERROR.name() : "HTTP_" + status;
         };
     }
 

@@ -1,5 +1,6 @@
 package org.examsuite.common.problem;
 
+import org.examsuite.contracts.problem.ProblemCode;
 /**
  * Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past U+10FFFF. Jackson's
  * byte parser takes overlong forms (C0 AF reads as '/') and 4-byte forms past U+10FFFF, so a
@@ -12,7 +13,7 @@ public final class Utf8 {
     /** The body as it is, or 400 MALFORMED_JSON: the one answer every JSON door gives to bytes that are not UTF-8. */
     public static byte[] requireValid(byte[] body) {
         if (!isValid(body)) {
-            throw ApiException.badRequest("MALFORMED_JSON", "The request body is not valid UTF-8.");
+            throw ApiException.badRequest(ProblemCode.MALFORMED_JSON, "The request body is not valid UTF-8.");
         }
         return body;
     }

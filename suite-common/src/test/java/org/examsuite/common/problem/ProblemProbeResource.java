@@ -9,6 +9,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import java.util.List;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** Test-only endpoints that fail in each way a real one can. */
 @Path("/api/v1/probe")
@@ -29,7 +30,7 @@ public class ProblemProbeResource {
     @Path("/conflict")
     @PermitAll
     public String conflict() {
-        throw ApiException.retryLater(409, "REQUEST_IN_PROGRESS", "Still working on it.", 2).with("sessionId", "s-1");
+        throw ApiException.retryLater(409, ProblemCode.REQUEST_IN_PROGRESS, "Still working on it.", 2).with("sessionId", "s-1");
     }
 
     @GET
