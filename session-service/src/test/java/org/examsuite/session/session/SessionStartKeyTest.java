@@ -37,9 +37,20 @@ class SessionStartKeyTest {
         clock.reset();
     }
 
-    private static Response start(String examId, String candidateId, String code, String key) {
+    /** A candidate enrolled in a fresh open exam, with the access code. */
+    private record Enrolled(String examId, String candidateId, String code) {
+    }
+
+    private Enrolled enrolled() {
+        String examId = Fixtures.openExam(clock.instant());
+        String candidateId = Fixtures.newCandidateId();
+        return new Enrolled(examId, candidateId, Fixtures.enroll(examId, candidateId).get(0));
+    }
+
+    private static Response start(Enrolled who, String key) {
         return given().contentType(ContentType.JSON).header("Idempotency-Key", key)
-                .body(Map.of("examId", examId, "candidateId", candidateId, "accessCode", code)).post("/api/v1/sessions");
+                .body(Map.of("examId", who.examId(), "candidateId", who.candidateId(), "accessCode", who.code()))
+                .post("/api/v1/sessions");
     }
 
     private static Response heartbeat(String sessionId, String token) {
@@ -59,78 +70,68 @@ class SessionStartKeyTest {
 
     @Test
     void aRetriedStartGetsTheFirstCopysEpochAndTakesNothingOver() {
-        String examId = Fixtures.openExam(clock.instant());
-        String candidateId = Fixtures.newCandidateId();
-        String code = Fixtures.enroll(examId, candidateId).get(0);
-        Response first = start(examId, candidateId, code, "sign-in-1");
+        Enrolled who = enrolled();
+        Response first = start(who, "sign-in-1");
         first.then().statusCode(201).header("Idempotent-Replayed", nullValue()).body("deviceEpoch", equalTo(1));
         String sessionId = first.path("sessionId");
 
         // The first answer was lost; the retry is the same sign-in: the same session at the same epoch.
-        Response retry = start(examId, candidateId, code, "sign-in-1");
+        Response retry = start(who, "sign-in-1");
         retry.then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).header("Cache-Control", "no-store")
                 .body("sessionId", equalTo(sessionId)).body("deviceEpoch", equalTo(1));
         assertEquals(1, epochInPostgres(sessionId));
         heartbeat(sessionId, first.path("token")).then().statusCode(200);
         heartbeat(sessionId, retry.path("token")).then().statusCode(200);
-        assertEquals(0, takeoverAlerts(examId));
+        assertEquals(0, takeoverAlerts(who.examId()));
     }
 
     @Test
     void aLateCopyOfAnEarlierSignInReplaysItsOwnEpochAndLeavesTheNewerDeviceWriting() {
-        String examId = Fixtures.openExam(clock.instant());
-        String candidateId = Fixtures.newCandidateId();
-        String code = Fixtures.enroll(examId, candidateId).get(0);
-        String sessionId = start(examId, candidateId, code, "laptop").then().statusCode(201).extract().path("sessionId");
-        Response tablet = start(examId, candidateId, code, "tablet");
+        Enrolled who = enrolled();
+        String sessionId = start(who, "laptop").then().statusCode(201).extract().path("sessionId");
+        Response tablet = start(who, "tablet");
         tablet.then().statusCode(200).header("Idempotent-Replayed", nullValue()).body("deviceEpoch", equalTo(2));
-        assertEquals(1, takeoverAlerts(examId));
+        assertEquals(1, takeoverAlerts(who.examId()));
 
         // The laptop's first request, held up on the network, lands now: it gets what it got then.
-        Response late = start(examId, candidateId, code, "laptop");
+        Response late = start(who, "laptop");
         late.then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("deviceEpoch", equalTo(1));
         assertEquals(2, epochInPostgres(sessionId), "the late copy took nothing over");
         heartbeat(sessionId, tablet.path("token")).then().statusCode(200);
         heartbeat(sessionId, late.path("token")).then().statusCode(409).body("code", equalTo("SESSION_TAKEN_OVER"));
-        assertEquals(1, takeoverAlerts(examId));
+        assertEquals(1, takeoverAlerts(who.examId()));
     }
 
     @Test
     void concurrentCopiesOfOneSignInRaiseTheEpochOnce() {
-        String examId = Fixtures.openExam(clock.instant());
-        String candidateId = Fixtures.newCandidateId();
-        String code = Fixtures.enroll(examId, candidateId).get(0);
-        String sessionId = start(examId, candidateId, code, "first").then().statusCode(201).extract().path("sessionId");
+        Enrolled who = enrolled();
+        String sessionId = start(who, "first").then().statusCode(201).extract().path("sessionId");
         List<CompletableFuture<Response>> copies = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            copies.add(CompletableFuture.supplyAsync(() -> start(examId, candidateId, code, "second")));
+            copies.add(CompletableFuture.supplyAsync(() -> start(who, "second")));
         }
         for (CompletableFuture<Response> copy : copies) {
             copy.join().then().statusCode(200).body("sessionId", equalTo(sessionId)).body("deviceEpoch", equalTo(2));
         }
         assertEquals(2, epochInPostgres(sessionId));
-        assertEquals(1, takeoverAlerts(examId));
+        assertEquals(1, takeoverAlerts(who.examId()));
     }
 
     @Test
     void withoutAKeyEveryStartIsATakeoverAsBefore() {
-        String examId = Fixtures.openExam(clock.instant());
-        String candidateId = Fixtures.newCandidateId();
-        String code = Fixtures.enroll(examId, candidateId).get(0);
-        Fixtures.start(examId, candidateId, code).then().statusCode(201).body("deviceEpoch", equalTo(1));
-        Fixtures.start(examId, candidateId, code).then().statusCode(200).body("deviceEpoch", equalTo(2));
-        Fixtures.start(examId, candidateId, code).then().statusCode(200).body("deviceEpoch", equalTo(3));
+        Enrolled who = enrolled();
+        Fixtures.start(who.examId(), who.candidateId(), who.code()).then().statusCode(201).body("deviceEpoch", equalTo(1));
+        Fixtures.start(who.examId(), who.candidateId(), who.code()).then().statusCode(200).body("deviceEpoch", equalTo(2));
+        Fixtures.start(who.examId(), who.candidateId(), who.code()).then().statusCode(200).body("deviceEpoch", equalTo(3));
     }
 
     @Test
     void anOversizedKeyIsA400ProblemAndStartsNothing() {
-        String examId = Fixtures.openExam(clock.instant());
-        String candidateId = Fixtures.newCandidateId();
-        String code = Fixtures.enroll(examId, candidateId).get(0);
-        start(examId, candidateId, code, "k".repeat(201)).then().statusCode(400).contentType("application/problem+json")
+        Enrolled who = enrolled();
+        start(who, "k".repeat(201)).then().statusCode(400).contentType("application/problem+json")
                 .body("code", equalTo("VALIDATION_FAILED"));
         long sessions = pool.preparedQuery("SELECT count(*) FROM session WHERE exam_id = $1 AND candidate_id = $2")
-                .execute(Tuple.of(examId, candidateId)).await().indefinitely().iterator().next().getLong(0);
+                .execute(Tuple.of(who.examId(), who.candidateId())).await().indefinitely().iterator().next().getLong(0);
         assertEquals(0, sessions);
     }
 }
