@@ -28,7 +28,9 @@ async function main(): Promise<void> {
   const paper: Paper = await client.submit();
   console.log(left, paper.paperId, STATUS_MESSAGES['offline-saved-locally'], client.state === 'submitted');
   const plan = mergeDraft(new Map(), { q1: { value: '4', version: 1 } }, { tokenEpoch: 1 });
-  console.log(plan.adopt.length, new ApiError({ code: 'X' }).code);
+  console.log(plan.adopt.length, new ApiError({ code: 'SESSION_TAKEN_OVER' }).code, new ApiError({ code: 'HTTP_418' }).code);
+  // @ts-expect-error a code no service answers with is not an ErrorCode
+  new ApiError({ code: 'SESION_TAKEN_OVER' });
   off();
   await client.close();
 }
