@@ -164,7 +164,7 @@ public final class Stages {
         Say.say("this commit rebuilds " + rotated.module() + "'s native executable whatever the cache holds");
         List<Service> order = new ArrayList<>(List.of(rotated));
         Arrays.stream(Service.values()).filter(s -> s != rotated).forEach(order::add);
-        natives.build(order, rotated, ws.envInt("EXAM_NATIVE_BUDGET", 1200));
+        natives.build(order, rotated, ws.envInt("EXAM_NATIVE_BUDGET", 900));
         return 0;
     }
 

@@ -2,6 +2,7 @@ package org.examsuite.submission.session;
 
 import java.time.Instant;
 import org.examsuite.common.redis.PublishedSession;
+import org.examsuite.contracts.session.SessionWindow;
 
 /**
  * A session as session-service publishes it ({@code ses:{<sessionId>}:state}). The deadline
@@ -21,11 +22,16 @@ public record SessionState(String sessionId, String examId, String candidateId, 
         return PublishedSession.PAUSED.equals(status);
     }
 
+    /** The one rule of when answers are taken (suite-contracts; autosave.lua answers its examples alike). */
+    public SessionWindow window() {
+        return new SessionWindow(deadlineMs, graceMs, paused());
+    }
+
     public boolean acceptsSheetAt(Instant now) {
-        return paused() || now.toEpochMilli() <= closesAtMs();
+        return window().takesAt(now.toEpochMilli());
     }
 
     public boolean isLateAt(long receivedAtMs) {
-        return !paused() && receivedAtMs > deadlineMs;
+        return window().lateAt(receivedAtMs);
     }
 }
