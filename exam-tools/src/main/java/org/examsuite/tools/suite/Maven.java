@@ -113,9 +113,7 @@ public final class Maven {
         }
         try {
             FileTime built = Files.getLastModifiedTime(target);
-            List<String> roots = new ArrayList<>(List.of(module + "/src", module + "/pom.xml", "pom.xml"));
-            Service.LIBRARIES.forEach(library -> roots.addAll(List.of(library + "/src", library + "/pom.xml")));
-            for (String root : roots) {
+            for (String root : Service.buildInputs(module, "src")) {
                 Path path = ws.path(root);
                 if (!Files.exists(path)) {
                     continue;

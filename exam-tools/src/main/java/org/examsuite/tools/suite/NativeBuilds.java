@@ -77,9 +77,7 @@ public final class NativeBuilds {
     public String key(Service service, Path home) {
         try {
             List<Path> files = new ArrayList<>();
-            List<String> roots = new ArrayList<>(List.of(service.module() + "/src/main", service.module() + "/pom.xml", "pom.xml"));
-            Service.LIBRARIES.forEach(library -> roots.addAll(List.of(library + "/src/main", library + "/pom.xml")));
-            for (String root : roots) {
+            for (String root : Service.buildInputs(service.module(), "src/main")) {
                 try (Stream<Path> walk = Files.walk(ws.path(root))) {
                     walk.filter(Files::isRegularFile).forEach(files::add);
                 }

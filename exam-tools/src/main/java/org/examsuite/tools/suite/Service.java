@@ -1,5 +1,6 @@
 package org.examsuite.tools.suite;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,13 @@ public enum Service {
 
     /** The libraries every service is built with: a change to one is a change to every service. */
     public static final List<String> LIBRARIES = List.of("suite-contracts", "suite-common");
+
+    /** What MODULE is built from, as paths from the home: its and the libraries' SOURCES folder and POMs, the root POM. */
+    public static List<String> buildInputs(String module, String sources) {
+        List<String> roots = new ArrayList<>(List.of(module + "/" + sources, module + "/pom.xml", "pom.xml"));
+        LIBRARIES.forEach(library -> roots.addAll(List.of(library + "/" + sources, library + "/pom.xml")));
+        return roots;
+    }
 
     private final String module;
     private final int port;
