@@ -17,9 +17,4 @@ public enum ProblemCode {
     SUBMISSIONS_OVERLOADED, SUBMISSION_REJECTED, SUBMISSION_UNAVAILABLE, TOO_MANY_ATTEMPTS, TOO_MANY_REQUESTS,
     UNAUTHORIZED, UNKNOWN_QUESTION, UNSAFE_CONTENT, UNSUPPORTED_MEDIA_TYPE, UPSTREAM_UNAVAILABLE,
     URI_TOO_LONG, VALIDATION_FAILED;
-
-    /** Whether {@code code} (as read from a problem body) is this one. */
-    public boolean is(String code) {
-        return name().equals(code);
-    }
 }
