@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.examsuite.contracts.answer.AnswerRule;
 import org.examsuite.contracts.answer.QuestionType;
 
@@ -59,7 +58,7 @@ public class PaperGrader {
                 // not collapsed into a set). Without the options (an exam key of before they were kept) the
                 // choice is not checked here: autosave and the final sheet checked it.
                 boolean checkable = !question.type().hasOptions() || !question.options().isEmpty();
-                mark = checkable && !AnswerRule.accepts(question.type().name(), Set.copyOf(question.options()), answer)
+                mark = checkable && !AnswerRule.accepts(question.type().name(), question.options(), answer)
                         ? Scorer.none() : scorers.get(question.type()).score(question, answer);
             }
             if (mark != null) {

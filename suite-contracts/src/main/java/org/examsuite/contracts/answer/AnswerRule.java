@@ -1,6 +1,7 @@
 package org.examsuite.contracts.answer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -15,12 +16,12 @@ public final class AnswerRule {
     }
 
     /** Whether {@code value} answers a question of {@code type} (by name) with these options. */
-    public static boolean accepts(String type, Set<String> options, JsonNode value) {
+    public static boolean accepts(String type, Collection<String> options, JsonNode value) {
         return refusal(type, options, value) == null;
     }
 
     /** Why {@code value} does not answer the question, or null when it does. */
-    public static String refusal(String type, Set<String> options, JsonNode value) {
+    public static String refusal(String type, Collection<String> options, JsonNode value) {
         if (value == null || value.isNull()) {
             return null;
         }
@@ -42,12 +43,12 @@ public final class AnswerRule {
      * {@link #accepts} for a JSON string given as its text: the autosave hot path keeps string values as the
      * bytes sent and reads the text only for a choice.
      */
-    public static boolean acceptsText(String type, Set<String> options, String text) {
+    public static boolean acceptsText(String type, Collection<String> options, String text) {
         QuestionType known = QuestionType.of(type).orElse(null);
         return known == QuestionType.SINGLE ? options.contains(text) : known == QuestionType.FILL || known == QuestionType.ESSAY;
     }
 
-    private static String multipleRefusal(Set<String> options, JsonNode value) {
+    private static String multipleRefusal(Collection<String> options, JsonNode value) {
         if (!value.isArray()) {
             return "MULTIPLE expects an array of option strings";
         }

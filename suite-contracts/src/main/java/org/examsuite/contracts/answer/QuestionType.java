@@ -6,16 +6,19 @@ import java.util.Optional;
 public enum QuestionType {
     SINGLE, MULTIPLE, TRUE_FALSE, FILL, NUMERIC, ESSAY;
 
-    /** The type named {@code name}; empty for a name that is none (an unknown type answers nothing). */
+    /**
+     * The type named {@code name}; empty for a name that is none (an unknown type answers nothing). The enum's
+     * own lookup by name, not a loop: this runs on autosave's path for every change.
+     */
     public static Optional<QuestionType> of(String name) {
-        if (name != null) {
-            for (QuestionType type : values()) {
-                if (type.name().equals(name)) {
-                    return Optional.of(type);
-                }
-            }
+        if (name == null) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        try {
+            return Optional.of(valueOf(name));
+        } catch (IllegalArgumentException unknown) {
+            return Optional.empty();
+        }
     }
 
     /** SINGLE and MULTIPLE: answered by naming options. */
