@@ -112,17 +112,24 @@ public class SessionService {
         }
         String examId = exam.examId();
         Uni<Opened> opened = key == null ? openOrTakeOver(pool, exam, candidateId, terms, now)
-                : pool.withTransaction(tx -> startKeys.claim(tx, examId, candidateId, key, now).chain(mine -> mine
-                        ? openOrTakeOver(tx, exam, candidateId, terms, now)
-                                .call(o -> startKeys.record(tx, examId, candidateId, key, o.row().deviceEpoch(), o.created()))
-                        : startKeys.prior(tx, examId, candidateId, key).chain(prior -> store.findByCandidate(tx, examId,
-                                candidateId).map(row -> new Opened(row, prior.created(), prior.deviceEpoch())))));
+                : pool.withTransaction(tx -> openUnderKey(tx, exam, candidateId, terms, key, now));
         return opened
-                .chain(o -> pauses.followExam(o.row()).map(row -> new Opened(row, o.created(), o.replayedEpoch())))
+                .chain(o -> pauses.followExam(o.row()).map(o::with))
                 .call(o -> published.publishSession(o.row()))
                 .call(o -> online.seen(examId, o.row().sessionId(), now.toEpochMilli()))
                 .call(o -> o.created() || o.replayed() ? Uni.createFrom().voidItem() : takeoverAlert(o.row(), now))
                 .map(o -> new Started(startResponse(exam, o.row(), o.epoch(), now), o.created(), o.replayed()));
+    }
+
+    /** The key is claimed first: a copy of this start waits on it, then replays what this one got. */
+    private Uni<Opened> openUnderKey(SqlClient tx, CandidateExam exam, String candidateId, TimeTerms terms, String key,
+            Instant now) {
+        String examId = exam.examId();
+        return startKeys.claim(tx, examId, candidateId, key, now).chain(mine -> mine
+                ? openOrTakeOver(tx, exam, candidateId, terms, now)
+                        .call(o -> startKeys.record(tx, examId, candidateId, key, o.row().deviceEpoch(), o.created()))
+                : startKeys.prior(tx, examId, candidateId, key).chain(prior -> store.findByCandidate(tx, examId, candidateId)
+                        .map(row -> new Opened(row, prior.created(), prior.deviceEpoch()))));
     }
 
     private Uni<Opened> openOrTakeOver(SqlClient client, CandidateExam exam, String candidateId, TimeTerms terms, Instant now) {
@@ -140,6 +147,10 @@ public class SessionService {
 
         int epoch() {
             return replayed() ? replayedEpoch : row.deviceEpoch();
+        }
+
+        Opened with(SessionRow newer) {
+            return new Opened(newer, created, replayedEpoch);
         }
     }
 
