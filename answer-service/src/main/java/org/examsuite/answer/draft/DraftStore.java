@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.examsuite.answer.draft.AutosaveOutcome.Stale;
 import org.examsuite.answer.draft.AutosaveOutcome.Status;
 import org.examsuite.answer.redis.RedisScripts;
+import org.examsuite.common.failure.Unavailable;
 import org.examsuite.common.redis.LuaScript;
 import org.examsuite.common.redis.RedisKeys;
 
@@ -28,10 +30,13 @@ public class DraftStore {
     private final RedisScripts scripts;
     /** Autosaves this replica has logged for the write-behind: lets an idle flusher skip asking (WriteBehind). */
     private final AtomicLong logged = new AtomicLong();
+    private final AtomicLong writtenThrough = new AtomicLong();
+    private final WriteThrough writeThrough;
 
     @Inject
-    DraftStore(RedisScripts scripts) {
+    DraftStore(RedisScripts scripts, WriteThrough writeThrough) {
         this.scripts = scripts;
+        this.writeThrough = writeThrough;
     }
 
     /** A change already validated: the question and its value as UTF-8 JSON text ({@code null} clears). */
@@ -44,23 +49,49 @@ public class DraftStore {
      * another slot: a second request, sent only once the script succeeded, so that nothing the
      * script refused ever reaches PostgreSQL). A change the draft already held with this very
      * stamp (a retry whose first reply was lost) is logged again: the log may have missed it.
-     * Each write is confirmed by the configured Redis replicas before the outcome is reported, so
-     * an acknowledged change survives a failover. Runs on the bare Vert.x client, for the
-     * event-loop hot path ({@link AutosaveRoute}).
+     * The outcome is reported once the changes survive a failover: both writes confirmed by the
+     * configured Redis replicas, or — when either was not (a master without a replica) — the
+     * changes committed to PostgreSQL first ({@link WriteThrough}); the same when the log's node
+     * cannot be reached. Runs on the bare Vert.x
+     * client, for the event-loop hot path ({@link AutosaveRoute}).
      */
     public Future<AutosaveOutcome> autosaveNow(String sessionId, long nowMs, long epoch, long version, List<Change> changes) {
-        return scripts.durably(List.of(autosaveCall(AUTOSAVE.evalshaHead(2), sessionId, nowMs, epoch, version, changes)),
+        return scripts.written(RedisKeys.draft(sessionId),
+                List.of(autosaveCall(AUTOSAVE.evalshaHead(2), sessionId, nowMs, epoch, version, changes)),
                 () -> List.of(autosaveCall(AUTOSAVE.evalHead(2), sessionId, nowMs, epoch, version, changes)))
-                .compose(replies -> {
-                    Response reply = Response.newInstance(replies.get(0));
+                .compose(script -> {
+                    Response reply = Response.newInstance(script.replies().get(0));
                     AutosaveOutcome outcome = outcome(reply);
                     if (outcome.status() != Status.OK) {
                         return Future.succeededFuture(outcome);
                     }
-                    io.vertx.redis.client.Request entry = logEntry(sessionId, epoch, version, changes, outcome, reply);
-                    return entry == null ? Future.succeededFuture(outcome)
-                            : scripts.durably(List.of(entry)).map(logged -> logged(outcome));
+                    Map<String, byte[]> values = toLog(changes, outcome, reply);
+                    if (values.isEmpty()) {
+                        return Future.succeededFuture(outcome); // all stale: each newer value's own request made it durable
+                    }
+                    if (!script.confirmed()) {
+                        return writeThrough(sessionId, epoch, version, outcome, reply, values);
+                    }
+                    String log = RedisKeys.writeBehindLog(RedisKeys.writeBehindShard(sessionId));
+                    // The log's node not confirming, or not there (its shard failing over): the same changes
+                    // go to PostgreSQL in the request instead.
+                    return scripts.written(log, List.of(logEntry(log, sessionId, epoch, version, outcome, reply, values)))
+                            .recover(failure -> Unavailable.is(failure) ? Future.succeededFuture(null) : Future.failedFuture(failure))
+                            .compose(entry -> entry != null && entry.confirmed() ? Future.succeededFuture(logged(outcome))
+                                    : writeThrough(sessionId, epoch, version, outcome, reply, values));
                 });
+    }
+
+    /** The changes committed to PostgreSQL (what the write-behind would have written from the log entry). */
+    private Future<AutosaveOutcome> writeThrough(String sessionId, long epoch, long version, AutosaveOutcome outcome,
+            Response reply, Map<String, byte[]> values) {
+        Map<String, StampedAnswer> answers = new LinkedHashMap<>();
+        values.forEach((questionId, json) -> answers.put(questionId,
+                new StampedAnswer(questionId, epoch, version, 0, new String(json, StandardCharsets.UTF_8))));
+        Draft draft = new Draft(sessionId, reply.get(5).toString(), outcome.generation(), outcome.version(),
+                Long.parseLong(reply.get(6).toString()), 0, answers);
+        writtenThrough.incrementAndGet();
+        return writeThrough.write(draft).map(outcome);
     }
 
     /** {@link #autosaveNow} for Mutiny callers. */
@@ -78,31 +109,42 @@ public class DraftStore {
     }
 
     /**
-     * The XADD of one autosave's applied changes (and those it held with the same stamp) to the
-     * session's write-behind log, or null when there are none. The entry's fields are
-     * {@link LoggedChanges}' format.
+     * The values one OK autosave must make durable, by question: those it applied and those it
+     * held with this very stamp (a retry); empty when there are none.
      */
-    private static io.vertx.redis.client.Request logEntry(String sessionId, long epoch, long version, List<Change> changes,
-            AutosaveOutcome outcome, Response reply) {
+    private static Map<String, byte[]> toLog(List<Change> changes, AutosaveOutcome outcome, Response reply) {
         Response same = reply.size() > 7 ? reply.get(7) : null;
         if (outcome.applied().isEmpty() && (same == null || same.size() == 0)) {
-            return null;
+            return Map.of();
+        }
+        Map<String, byte[]> sent = new LinkedHashMap<>();
+        for (Change change : changes) {
+            sent.putIfAbsent(change.questionId(), change.json()); // the first of a question named twice is the one applied
         }
         Map<String, byte[]> values = new LinkedHashMap<>();
-        for (Change change : changes) {
-            values.putIfAbsent(change.questionId(), change.json()); // the first of a question named twice is the one applied
-        }
-        io.vertx.redis.client.Request xadd = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.XADD)
-                .arg(RedisKeys.writeBehindLog(RedisKeys.writeBehindShard(sessionId))).arg("*");
-        LoggedChanges.head(xadd, sessionId, reply.get(5).toString(), outcome.generation(), outcome.version(),
-                Long.parseLong(reply.get(6).toString()), epoch, version);
         for (String questionId : outcome.applied()) {
-            LoggedChanges.change(xadd, questionId, values.get(questionId));
+            values.put(questionId, sent.get(questionId));
         }
         for (int i = 0; same != null && i + 1 < same.size(); i += 2) {
-            LoggedChanges.change(xadd, same.get(i).toString(), same.get(i + 1).toBytes());
+            values.put(same.get(i).toString(), same.get(i + 1).toBytes());
         }
+        return values;
+    }
+
+    /** The XADD of {@link #toLog} to the session's write-behind log; the entry's fields are {@link LoggedChanges}' format. */
+    private static io.vertx.redis.client.Request logEntry(String log, String sessionId, long epoch, long version,
+            AutosaveOutcome outcome, Response reply, Map<String, byte[]> values) {
+        io.vertx.redis.client.Request xadd = io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.XADD)
+                .arg(log).arg("*");
+        LoggedChanges.head(xadd, sessionId, reply.get(5).toString(), outcome.generation(), outcome.version(),
+                Long.parseLong(reply.get(6).toString()), epoch, version);
+        values.forEach((questionId, json) -> LoggedChanges.change(xadd, questionId, json));
         return xadd;
+    }
+
+    /** Autosaves this replica made durable in PostgreSQL because Redis replicas could not confirm them. */
+    public long writtenThrough() {
+        return writtenThrough.get();
     }
 
     private AutosaveOutcome logged(AutosaveOutcome outcome) {

@@ -238,7 +238,7 @@ public final class LocalCluster {
         Path nodeDir = Workspace.mkdirs(node.dir());
         int exit = procs.run(List.of(server.toString(), "--port", Integer.toString(node.port()), "--bind", ClusterNode.HOST,
                 "--cluster-enabled", "yes", "--cluster-config-file", nodeDir.resolve("nodes.conf").toString(),
-                "--cluster-node-timeout", "3000", "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--cluster-node-timeout", "3000", "--cluster-require-full-coverage", "no", "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
                 "--dir", nodeDir.toString(), "--daemonize", "yes", "--pidfile", node.pidFile().toString(),
                 "--logfile", node.log().toString()));
         if (exit != 0) {

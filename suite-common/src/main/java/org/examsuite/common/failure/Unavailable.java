@@ -26,7 +26,7 @@ public final class Unavailable {
             "Connection is closed", "Connection was closed", "connection was closed", "Failed to connect",
             "Cannot connect to any of the provided endpoints", "Connection pool reached max wait queue size",
             "Timeout", "timed out", "Acquisition timeout", "Broken pipe", "Connection closed", "Pending requests", "Client is closed",
-            "No connection", "Cannot connect", "Unable to connect", "Connection is not active now");
+            "No connection", "Failed obtaining connection", "Cannot connect", "Unable to connect", "Connection is not active now");
 
     private Unavailable() {
     }
@@ -58,6 +58,11 @@ public final class Unavailable {
             String message = cause.getMessage();
             if (message != null) {
                 if (REDIS_TRANSIENT.stream().anyMatch(message::startsWith)) {
+                    return true;
+                }
+                // a refused command of a batch: "ERR [<index>] CLUSTERDOWN ..." (Vert.x)
+                int index = message.startsWith("ERR [") ? message.indexOf("] ") : -1;
+                if (index > 0 && REDIS_TRANSIENT.stream().anyMatch(code -> message.startsWith(code, index + 2))) {
                     return true;
                 }
                 if (CONNECTION_MESSAGES.stream().anyMatch(message::contains)) {

@@ -67,6 +67,10 @@ class UnavailableTest {
         // What the drill saw: a pipeline on a connection a killed master closed, a PostgreSQL
         // connection closed by an immediate restart.
         assertTrue(Unavailable.is(ErrorType.create("ERR [0] CONNECTION_CLOSED\nERR [1] CONNECTION_CLOSED")));
+        // a pipeline refused while a slot has no master (RedisFailoverTest), and a connection
+        // to a node that cannot be had (LazyClusterClient's)
+        assertTrue(Unavailable.is(ErrorType.create("ERR [0] CLUSTERDOWN The cluster is down")));
+        assertTrue(Unavailable.is(new io.vertx.core.impl.NoStackTraceThrowable("Failed obtaining connection to: redis://10.0.0.5:6379")));
         assertTrue(Unavailable.is(new java.util.concurrent.CompletionException(
                 new io.vertx.core.impl.NoStackTraceThrowable("Connection is not active now, current status: CLOSED"))));
         assertTrue(Unavailable.is(new RuntimeException("wrapped", new PgException("terminating connection due to administrator command",
@@ -76,6 +80,7 @@ class UnavailableTest {
     @Test
     void aWrongRequestIsNotUnavailable() {
         assertFalse(Unavailable.is(ErrorType.create("ERR wrong number of arguments for 'hget' command")));
+        assertFalse(Unavailable.is(ErrorType.create("ERR [0] WRONGTYPE Operation against a key holding the wrong kind of value")));
         assertFalse(Unavailable.is(new PgException("duplicate key value violates unique constraint", "ERROR", "23505", null)));
         assertFalse(Unavailable.is(new IllegalArgumentException("bad input")));
     }
