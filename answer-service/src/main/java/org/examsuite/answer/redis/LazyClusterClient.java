@@ -13,6 +13,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
+import org.jboss.logging.Logger;
 
 /**
  * The Vert.x Redis Cluster client (4.5), with one change: a connection connects to a node only
@@ -32,8 +33,18 @@ final class LazyClusterClient extends RedisClusterClient {
     private final Method slots;
     private final Constructor<?> connection;
 
-    static LazyClusterClient of(Vertx vertx, RedisOptions options) {
-        return new LazyClusterClient(vertx, options, new RedisClusterConnectOptions(options));
+    /**
+     * The client, or null — logged — when the Vert.x version at hand has other internals (Quarkus's own client
+     * is used then: it works, with upstream's connect).
+     */
+    static LazyClusterClient orNull(Vertx vertx, RedisOptions options) {
+        try {
+            return new LazyClusterClient(vertx, options, new RedisClusterConnectOptions(options));
+        } catch (IllegalStateException e) {
+            Logger.getLogger(LazyClusterClient.class).warnf("the lazy Redis Cluster client is not available (%s): "
+                    + "every request connects to every cluster node, as upstream's client does", e.getMessage());
+            return null;
+        }
     }
 
     private LazyClusterClient(Vertx vertx, RedisOptions options, RedisClusterConnectOptions connectOptions) {

@@ -45,8 +45,9 @@ public class RedisScripts {
         this.cluster = "cluster".equalsIgnoreCase(clientType);
         RedisOptions made = options.get();
         // On a cluster, a client of our own that connects only to the node a command goes to (LazyClusterClient).
-        this.own = cluster && made != null;
-        this.redis = own ? Redis.newInstance(LazyClusterClient.of(vertx, made)) : redis;
+        LazyClusterClient lazy = cluster && made != null ? LazyClusterClient.orNull(vertx, made) : null;
+        this.own = lazy != null;
+        this.redis = own ? Redis.newInstance(lazy) : redis;
         this.clock = clock;
         this.probeIntervalMs = config.waitProbeInterval().toMillis();
         this.probeTimeoutMs = config.waitProbeTimeout().toMillis();

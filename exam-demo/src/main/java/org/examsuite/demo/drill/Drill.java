@@ -32,7 +32,7 @@ public final class Drill {
     private final Disruptions disruptions = new Disruptions();
     // Set by the run, read by the clean-up (a shutdown hook, another thread).
     private volatile FaultRecorder recorder;
-    private volatile Postgres postgres;
+    private volatile Database postgres;
     private volatile Redis redis;
     private volatile Nginx nginx;
     private volatile Replicas replicas;
@@ -128,7 +128,8 @@ public final class Drill {
         Map<Service, List<String>> commands = Replicas.commandsFrom(env);
 
         step(() -> {
-            postgres = new Postgres(host, paths, Path.of(env.getOrDefault("DRILL_PG_BIN", "/usr/lib/postgresql/15/bin")));
+            Path pgBin = Path.of(env.getOrDefault("DRILL_PG_BIN", "/usr/lib/postgresql/15/bin"));
+            postgres = options.wants("postgresFailover") ? new PgHa(host, paths, pgBin) : new Postgres(host, paths, pgBin);
             postgres.up();
         });
         step(() -> {

@@ -18,7 +18,8 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
               --candidates  simulated candidates (300)          --duration  the exam's duration in s (180)
               --network     the demo's network faults (weak)    --seed      seeds the candidates and the fault schedule
               --faults      comma-separated: kill,rollingRestart,redisMasterKill,redisReplicaKill,
-                            postgresRestart,pause,partition (all)
+                            postgresRestart,pause,partition (all); postgresFailover (PostgreSQL as a
+                            primary and a synchronous standby under pg_auto_failover, behind HAProxy)
               --redis       cluster (six nodes on 7301-7306) or standalone (one node on 7301)
               --json        write the run's summary there (JSON)
               --wait        seconds after deadline + grace to wait for papers and grading (180)
@@ -88,17 +89,16 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
         if (!redis.equals("cluster") && !redis.equals("standalone")) {
             throw new UsageException("--redis cluster|standalone");
         }
-        List<String> kinds = new ArrayList<>();
-        if (faults.equals("all")) {
-            kinds.addAll(InfraFault.KINDS);
-        } else {
-            for (String kind : faults.split(",")) {
-                if (kind.isEmpty()) {
-                    continue; // "kill,,pause" as the shell's word splitting read it
-                }
-                if (!InfraFault.KINDS.contains(kind)) {
-                    throw new UsageException("unknown fault '" + kind + "' (" + String.join(" ", InfraFault.KINDS) + ")");
-                }
+        java.util.Set<String> kinds = new java.util.LinkedHashSet<>();
+        for (String kind : faults.split(",")) {
+            if (kind.isEmpty()) {
+                continue; // "kill,,pause" as the shell's word splitting read it
+            }
+            if (kind.equals("all")) {
+                kinds.addAll(InfraFault.ALL);
+            } else if (!InfraFault.KINDS.contains(kind)) {
+                throw new UsageException("unknown fault '" + kind + "' (all " + String.join(" ", InfraFault.KINDS) + ")");
+            } else {
                 kinds.add(kind);
             }
         }

@@ -147,6 +147,7 @@ public final class FaultEngine implements Runnable {
             case "postgresRestart" -> storeFaults.postgresRestart();
             case "redisReplicaKill" -> disruptions.redisExclusive(() -> storeFaults.redisReplicaKill(random));
             case "partition" -> partition.run(random);
+            case "postgresFailover" -> storeFaults.postgresFailover();
             default -> throw new IllegalStateException("no injection for " + fault.kind());
         }
     }

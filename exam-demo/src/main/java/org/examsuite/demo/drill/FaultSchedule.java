@@ -22,11 +22,12 @@ public final class FaultSchedule {
         //       kind                lane          %   ±ms   injected as
         new Kind("kill",             Lane.KILLS,    0,    0, "kill -9 of a random replica (its sibling ready) every 10-20 s from +10 s; restarted 3-6 s later"),
         new Kind("rollingRestart",   Lane.ROLLING, 15,    0, "each replica in turn: out of the upstreams, 5 s preStop, SIGTERM (SIGKILL after 40 s), start, ready, back"),
-        new Kind("redisMasterKill",  Lane.OTHERS,  20, 3000, "kill -9 of a random master; its replica takes over; restarted 5 s after the promotion"),
+        new Kind("redisMasterKill",  Lane.OTHERS,  20, 3000, "kill -9 of a random master; its replica takes over; restarted 12 s after the promotion"),
         new Kind("pause",            Lane.OTHERS,  35, 3000, "SIGSTOP of a random replica for 8 s, then SIGCONT"),
         new Kind("postgresRestart",  Lane.OTHERS,  50, 3000, "pg_ctl restart -m immediate"),
         new Kind("redisReplicaKill", Lane.OTHERS,  60, 3000, "kill -9 of a random Redis replica; restarted 5 s later"),
-        new Kind("partition",        Lane.OTHERS,  70, 3000, "a random replica cut off from PostgreSQL and Redis 10 s, then 15 s on a slow, lossy link"));
+        new Kind("partition",        Lane.OTHERS,  70, 3000, "a random replica cut off from PostgreSQL and Redis 10 s, then 15 s on a slow, lossy link"),
+        new Kind("postgresFailover", Lane.OTHERS,  85, 3000, "kill -9 of the PostgreSQL primary's node (keeper and postmaster); the synchronous standby promoted; the node rejoins"));
     // @formatter:on
 
     /** The kill lane: the first kill this long after the start, the last one at least this long before the end. */

@@ -165,14 +165,19 @@ public final class Host {
         if (has(command)) {
             return;
         }
+        install(debianPackage);
+        if (!has(command)) {
+            throw new DrillFailure(command + " is missing (Debian package " + debianPackage + ")");
+        }
+    }
+
+    /** apt-get install of a Debian package when the drill is root and apt-get is there (else nothing). */
+    public void install(String debianPackage) {
         if (has("apt-get") && isRoot()) {
             Drill.say("installing " + debianPackage + " (apt-get)");
             quietly(List.of("apt-get", "update", "-qq"));
             quietly(List.of("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq",
                     "--no-install-recommends", debianPackage));
-        }
-        if (!has(command)) {
-            throw new DrillFailure(command + " is missing (Debian package " + debianPackage + ")");
         }
     }
 

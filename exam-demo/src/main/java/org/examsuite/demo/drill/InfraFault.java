@@ -15,7 +15,13 @@ import java.util.List;
 public record InfraFault(long startEpochMs, long endEpochMs, String kind, String target, String detail) {
     /** The kinds of the drill's {@code --faults}, in the order of docs/drill.md (the JSON summary names them all). */
     public static final List<String> KINDS = List.of("kill", "rollingRestart", "redisMasterKill", "redisReplicaKill",
-            "postgresRestart", "pause", "partition");
+            "postgresRestart", "pause", "partition", "postgresFailover");
+
+    /**
+     * What {@code --faults all} means: every kind but {@code postgresFailover}, which needs PostgreSQL run by an HA
+     * engine (the drill runs it so when that fault is asked for: {@link PgHa}).
+     */
+    public static final List<String> ALL = KINDS.stream().filter(kind -> !kind.equals("postgresFailover")).toList();
 
     /** A replica that exited on its own, started again by the drill's {@link Supervisor} (restartPolicy: Always). */
     public static final String CRASH_RESTART = "crashRestart";

@@ -37,10 +37,12 @@ public record NginxConfig(Path nginxDir, Path logs, Map<String, List<String>> ro
                   proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
                   proxy_set_header X-Forwarded-Proto $scheme;
                   proxy_connect_timeout 2s;
-                  # Passive health checks and retries like a Service: the next replica only when the connection
-                  # failed (error) or timed out; nginx never passes a POST/PATCH on once it was sent (no
-                  # non_idempotent): the services' Idempotency-Keys and versions handle the clients' retries.
-                  proxy_next_upstream error timeout;
+                  # Retries as ingress-nginx makes them: the next replica when the connection failed
+                  # (error: refused, or reset by a replica killed mid-request), timed out, or the replica answered
+                  # 503 (it cannot reach Redis or PostgreSQL: partitioned). POST and PATCH too (non_idempotent):
+                  # every mutating endpoint is safe to retry (Idempotency-Keys, stamps), so a request a killed
+                  # replica may have acted on is passed on instead of answered 502.
+                  proxy_next_upstream error timeout http_503 non_idempotent;
                   proxy_next_upstream_tries 2;
                   proxy_buffering off;
                   client_max_body_size 2m;
@@ -49,7 +51,10 @@ public record NginxConfig(Path nginxDir, Path logs, Map<String, List<String>> ro
         for (Service s : Service.values()) {
             conf.append("  upstream ").append(s.id).append(" {\n");
             for (Replica r : List.of(s.a(), s.b())) {
-                conf.append("    server 127.0.0.1:").append(r.port()).append(" max_fails=1 fail_timeout=5s")
+                // max_fails=0, as ingress-nginx: a replica is never marked failed, so when every replica answers 503
+                // (PostgreSQL failing over) the client gets that 503 and its Retry-After, not nginx's 502 "no live
+                // upstreams"; a killed one costs a refused connect, then the other replica.
+                conf.append("    server 127.0.0.1:").append(r.port()).append(" max_fails=0")
                         .append(down.contains(r) ? " down" : "").append(";\n");
             }
             conf.append("    keepalive 16;\n  }\n");

@@ -17,7 +17,7 @@ import java.util.List;
  * A private PostgreSQL cluster on 15432 (the drill restarts it; the machine's 5432 is others'), initdb'd from the
  * machine's binaries and run as {@code nobody} when the drill is root (PostgreSQL refuses root).
  */
-public final class Postgres {
+public final class Postgres implements Database {
     private final Host host;
     private final DrillPaths paths;
     private final Path bin;
@@ -29,6 +29,7 @@ public final class Postgres {
         this.bin = bin;
     }
 
+    @Override
     public void up() throws IOException {
         if (!Files.isExecutable(bin.resolve("initdb"))) {
             throw new DrillFailure("no PostgreSQL binaries in " + bin + " (DRILL_PG_BIN)");
@@ -85,10 +86,12 @@ public final class Postgres {
     }
 
     /** pg_ctl restart -m immediate: every backend killed, crash recovery at start. */
+    @Override
     public boolean restartImmediately() {
         return pgCtl("-m", "immediate", "-w", "-t", "60", "restart");
     }
 
+    @Override
     public void down() {
         if (Files.exists(paths.pgData().resolve("postmaster.pid"))) {
             pgCtl("-m", "fast", "-w", "-t", "60", "stop");

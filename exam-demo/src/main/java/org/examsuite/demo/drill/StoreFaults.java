@@ -5,19 +5,25 @@ import java.util.Random;
 
 /** The faults of the stores: a Redis master or replica killed, PostgreSQL restarted immediately. */
 public final class StoreFaults {
+    /** How long a promoted master runs without a replica before the killed node is started again. */
+    static final long RESTART_AFTER_PROMOTION_MS = 12_000;
+
     private final Redis redis;
-    private final Postgres postgres;
+    private final Database postgres;
     private final Host host;
     private final FaultRecorder recorder;
 
-    public StoreFaults(Redis redis, Postgres postgres, Host host, FaultRecorder recorder) {
+    public StoreFaults(Redis redis, Database postgres, Host host, FaultRecorder recorder) {
         this.redis = redis;
         this.postgres = postgres;
         this.host = host;
         this.recorder = recorder;
     }
 
-    /** kill -9 of a random master; its replica should be promoted; the node restarted 5 s after (./exam cluster up). */
+    /**
+     * kill -9 of a random master; its replica should be promoted; the node restarted 12 s after (./exam cluster up):
+     * the promoted master serves that long without a replica, as after a node that does not come back.
+     */
     public void redisMasterKill(Random random) throws InterruptedException {
         long t0 = System.currentTimeMillis();
         if (!redis.cluster()) {
@@ -51,7 +57,7 @@ public final class StoreFaults {
             }
             Thread.sleep(100);
         }
-        Thread.sleep(5000);
+        Thread.sleep(RESTART_AFTER_PROMOTION_MS);
         if (!redis.clusterUp()) {
             recorder.log("redisMasterKill: ./exam cluster up did not report a healthy cluster");
         }
@@ -89,6 +95,18 @@ public final class StoreFaults {
         recorder.record(t0, System.currentTimeMillis(), "redisReplicaKill", Integer.toString(replica.port()),
                 "kill -9 replica " + replica.port() + " (pid " + replica.pid() + "); restarted after 5 s, now "
                         + redis.describe(replica.port()));
+    }
+
+    /** The primary's node lost, its synchronous standby promoted ({@link PgHa#failover()}); skipped on a single node. */
+    public void postgresFailover() throws InterruptedException {
+        long t0 = System.currentTimeMillis();
+        if (!(postgres instanceof PgHa ha)) {
+            recorder.record(t0, t0, "postgresFailover", "none", "skipped: PostgreSQL is one node (no HA engine)");
+            return;
+        }
+        recorder.log("postgresFailover: kill -9 of the primary's node");
+        String detail = ha.failover();
+        recorder.record(t0, System.currentTimeMillis(), "postgresFailover", Integer.toString(Topology.PG_PORT), detail);
     }
 
     /** pg_ctl restart -m immediate: every backend killed, crash recovery at start. */

@@ -22,13 +22,22 @@ class DrillOptionsTest {
         assertEquals(180, o.durationSeconds());
         assertEquals("weak", o.network());
         assertEquals(1234, o.seed());
-        assertEquals(InfraFault.KINDS, o.faults());
+        assertEquals(InfraFault.ALL, o.faults());
         assertEquals("kill,rollingRestart,redisMasterKill,redisReplicaKill,postgresRestart,pause,partition", o.faultList());
         assertEquals("cluster", o.redisMode());
         assertTrue(o.cluster());
         assertNull(o.jsonOut());
         assertEquals(180, o.waitSeconds());
         assertEquals(60, o.rampSeconds(), "max(10, 300 / 5)");
+    }
+
+    @Test
+    void aPostgresFailoverIsAskedForByNameNotByAll() {
+        assertFalse(parse().wants("postgresFailover"), "all: PostgreSQL stays one node");
+        DrillOptions o = parse("--faults", "all,postgresFailover");
+        assertTrue(o.wants("postgresFailover"));
+        assertTrue(o.faults().containsAll(InfraFault.ALL));
+        assertEquals(List.of("kill", "postgresFailover"), parse("--faults", "kill,postgresFailover").faults());
     }
 
     @Test

@@ -100,7 +100,7 @@ class FaultImpactTest {
         assertTrue(faults.get(3).failed());
         assertFalse(faults.get(1).failed());
         assertEquals(Map.of("kill", 2L, "rollingRestart", 1L, "redisMasterKill", 0L, "redisReplicaKill", 0L,
-                "postgresRestart", 0L, "pause", 0L, "partition", 0L), drill.counts());
+                "postgresRestart", 0L, "pause", 0L, "partition", 0L, "postgresFailover", 0L), drill.counts());
         assertEquals(List.copyOf(InfraFault.KINDS), List.copyOf(drill.counts().keySet()), "every kind, in order");
         assertEquals(1, drill.failedInjections());
         assertTrue(InfraFault.read(dir.resolve("absent.tsv")).isEmpty());

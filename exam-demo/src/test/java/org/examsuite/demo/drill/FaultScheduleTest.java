@@ -76,12 +76,13 @@ class FaultScheduleTest {
         for (long seed = 0; seed < 200; seed++) {
             List<Timed> others = FaultSchedule.plan(seed, InfraFault.KINDS, 60_000).timed().stream()
                     .filter(t -> t.lane() == Lane.OTHERS).toList();
-            assertEquals(5, others.size());
+            assertEquals(6, others.size());
             for (int i = 1; i < others.size(); i++) {
                 assertTrue(others.get(i).atMs() > others.get(i - 1).atMs(), "in order, apart: " + others);
             }
             List<String> order = others.stream().map(Timed::kind).toList();
-            assertEquals(List.of("redisMasterKill", "pause", "postgresRestart", "redisReplicaKill", "partition"), order);
+            assertEquals(List.of("redisMasterKill", "pause", "postgresRestart", "redisReplicaKill", "partition",
+                    "postgresFailover"), order);
         }
     }
 

@@ -44,9 +44,9 @@ class NginxConfigTest {
         String all = config().render(Set.of());
         assertFalse(all.contains(" down;"));
         String two = config().render(Set.of(Service.SESSION.a(), Service.GRADING.b()));
-        assertTrue(two.contains("server 127.0.0.1:28081 max_fails=1 fail_timeout=5s down;"));
-        assertTrue(two.contains("server 127.0.0.1:28094 max_fails=1 fail_timeout=5s down;"));
-        assertTrue(two.contains("server 127.0.0.1:28091 max_fails=1 fail_timeout=5s;"));
+        assertTrue(two.contains("server 127.0.0.1:28081 max_fails=0 down;"));
+        assertTrue(two.contains("server 127.0.0.1:28094 max_fails=0 down;"));
+        assertTrue(two.contains("server 127.0.0.1:28091 max_fails=0;"));
     }
 
     @Test

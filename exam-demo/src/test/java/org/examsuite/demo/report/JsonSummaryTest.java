@@ -60,7 +60,7 @@ class JsonSummaryTest {
         assertEquals(2, json.at("/faults/kill").asInt());
         assertEquals(1, json.at("/faults/redisMasterKill").asInt());
         assertEquals(0, json.at("/faults/partition").asInt());
-        assertEquals(7, json.get("faults").size(), "every kind named");
+        assertEquals(8, json.get("faults").size(), "every kind named");
         assertEquals(3, json.at("/drill/faultList").size());
         assertEquals("answer-b", json.at("/drill/faultList/0/target").asText());
         assertEquals(1.0, json.at("/drill/faultList/0/atSecond").asDouble());
