@@ -9,12 +9,8 @@ import static org.hamcrest.Matchers.equalTo;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Iterator;
 import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
@@ -41,8 +37,6 @@ class PostgresOutageTest {
 
     @Inject
     Fixtures fixtures;
-    @Inject
-    Pool pool;
 
     @AfterEach
     void cleanUp() {
@@ -69,15 +63,6 @@ class PostgresOutageTest {
                 .until(() -> fresh.patch(change(1, "q4", "\"Nice\"")).extract().statusCode() == 200);
         fresh.draft().statusCode(200).body("answers.q4.value", equalTo("Nice"));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> storedVersion(open, "q4") == 2);
-    }
-
-    /** The newest version of the answer PostgreSQL holds, 0 if none. */
-    private long storedVersion(TestSession s, String questionId) {
-        Iterator<Row> rows = pool.preparedQuery("""
-                SELECT version FROM exam_answer.answer_history WHERE session_id = $1 AND question_id = $2
-                ORDER BY epoch DESC, version DESC LIMIT 1""")
-                .execute(Tuple.of(s.sessionId(), questionId)).await().indefinitely().iterator();
-        return rows.hasNext() ? rows.next().getLong("version") : 0;
+                .until(() -> fixtures.storedVersion(open, "q4") == 2);
     }
 }

@@ -9,12 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import org.examsuite.answer.draft.DraftStore;
 import org.examsuite.answer.redis.RedisScripts;
@@ -59,8 +55,6 @@ class WriteThroughTest {
     @Inject
     Fixtures fixtures;
     @Inject
-    Pool pool;
-    @Inject
     RedisScripts scripts;
     @Inject
     DraftStore store;
@@ -81,10 +75,10 @@ class WriteThroughTest {
             String question = version % 2 == 0 ? "q6" : "q4";
             s.patch(change(version, question, "\"v" + version + "\"")).statusCode(200)
                     .body("applied[0]", equalTo(question));
-            assertEquals(version, storedVersion(s, question), "in PostgreSQL before the 200");
+            assertEquals(version, fixtures.storedVersion(s, question), "in PostgreSQL before the 200");
         }
         s.patch(change(3, "q4", "\"older\"")).statusCode(200).body("stale[0].heldVersion", equalTo(5));
-        assertEquals(5, storedVersion(s, "q4"), "a stale change reaches nothing");
+        assertEquals(5, fixtures.storedVersion(s, "q4"), "a stale change reaches nothing");
         assertEquals(6, store.writtenThrough() - throughBefore);
         assertTrue(scripts.unconfirmed() - unconfirmedBefore <= 1,
                 "only the slot's first write waited for the replicas: " + (scripts.unconfirmed() - unconfirmedBefore));
@@ -102,16 +96,7 @@ class WriteThroughTest {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                 .pollInterval(java.time.Duration.ofMillis(300))
                 .until(() -> s.patch(change(2, "q4", "\"Lyon\"")).extract().statusCode() == 200);
-        assertEquals(2, storedVersion(s, "q4"));
+        assertEquals(2, fixtures.storedVersion(s, "q4"));
         s.draft().statusCode(200).body("answers.q4.value", equalTo("Lyon"));
-    }
-
-    /** The newest version of the answer PostgreSQL holds, 0 if none. */
-    private long storedVersion(TestSession s, String questionId) {
-        Iterator<Row> rows = pool.preparedQuery("""
-                SELECT version FROM exam_answer.answer_history WHERE session_id = $1 AND question_id = $2
-                ORDER BY epoch DESC, version DESC LIMIT 1""")
-                .execute(Tuple.of(s.sessionId(), questionId)).await().indefinitely().iterator();
-        return rows.hasNext() ? rows.next().getLong("version") : 0;
     }
 }

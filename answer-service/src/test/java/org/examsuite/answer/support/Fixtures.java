@@ -40,6 +40,8 @@ public class Fixtures {
     Clock clock;
     @Inject
     WriteBehind writeBehind;
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
 
     private final List<String> created = new ArrayList<>();
 
@@ -115,6 +117,15 @@ public class Fixtures {
     public void pauseWriteBehind() {
         writeBehind.pause();
         await().atMost(Duration.ofSeconds(30)).until(() -> !writeBehind.isInRound());
+    }
+
+    /** The newest version of the session's answer to the question PostgreSQL holds, 0 if none. */
+    public long storedVersion(TestSession s, String questionId) {
+        java.util.Iterator<io.vertx.mutiny.sqlclient.Row> rows = pool.preparedQuery("""
+                SELECT version FROM exam_answer.answer_history WHERE session_id = $1 AND question_id = $2
+                ORDER BY epoch DESC, version DESC LIMIT 1""")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(s.sessionId(), questionId)).await().indefinitely().iterator();
+        return rows.hasNext() ? rows.next().getLong("version") : 0;
     }
 
     public void cleanUp() {
