@@ -255,17 +255,20 @@ public final class PgHa implements Database {
         }
     }
 
-    /** SIGTERM to pg_autoctl (it stops its PostgreSQL), SIGKILL of what is left after 30 s. */
+    /**
+     * SIGTERM to pg_autoctl (it stops its PostgreSQL), then SIGKILL of it and of every process that was under it and
+     * is still there after 30 s (a supervisor child left alone would start its PostgreSQL again).
+     */
     private static void stop(Process keeper) {
+        List<ProcessHandle> under = keeper.toHandle().descendants().toList();
         keeper.destroy();
         try {
-            if (!keeper.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                keeper.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-                keeper.destroyForcibly();
-            }
+            keeper.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        keeper.destroyForcibly();
+        under.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     private Optional<String> query(int port, String database, String sql) {
