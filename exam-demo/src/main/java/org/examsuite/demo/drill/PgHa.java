@@ -192,7 +192,9 @@ public final class PgHa implements Database {
         if (primary.isEmpty()) {
             return "FAILED: no writable primary before the failover";
         }
-        int port = primary.get();
+        // From a healthy pair: a standby still catching up after an earlier fault cannot be promoted.
+        boolean inSync = inSync(60);
+        int port = primaryPort().orElse(primary.get());
         Process keeper = keepers.get(port);
         List<Long> killed = new ArrayList<>();
         if (keeper != null) {
@@ -223,20 +225,47 @@ public final class PgHa implements Database {
                 + " processes); "
                 + (promoted > 0 ? "node " + other + " writable behind the endpoint after " + (promoted - t0) + "ms"
                         : "FAILED: node " + other + " not a writable primary within 60 s");
+        if (!inSync) {
+            detail += " (the standby was not in sync before the kill)";
+        }
         try {
             startNode(port);
         } catch (IOException e) {
             return detail + "; the killed node could not be started again: " + e.getMessage();
         }
-        return promoted > 0 ? detail + "; killed node restarted to rejoin as standby" : detail;
+        long rejoinFrom = System.currentTimeMillis();
+        detail += inSync(120) ? "; the killed node rejoined as standby after " + (System.currentTimeMillis() - rejoinFrom) + "ms"
+                : "; the killed node was not a standby in sync within 120 s";
+        return detail;
     }
 
-    /** pg_ctl restart -m immediate of the primary in place (its keeper stays). */
+    /**
+     * pg_ctl restart -m immediate of the primary in place (its keeper stays), and the pair in sync again before the
+     * fault ends: with the monitor's 2 s unhealthy timeout such a restart may well become a failover, and the next
+     * fault must not find a standby still catching up.
+     */
     @Override
     public boolean restartImmediately() {
         Optional<Integer> primary = primaryPort();
         return primary.isPresent() && host.quietly(asPgUser(List.of(bin.resolve("pg_ctl").toString(), "-D",
-                nodeData(primary.get()).toString(), "-m", "immediate", "-w", "-t", "60", "restart")));
+                nodeData(primary.get()).toString(), "-m", "immediate", "-w", "-t", "60", "restart"))) && inSync(120);
+    }
+
+    /** Waits (up to {@code seconds}) until the monitor reports a primary and a secondary; whether it did. */
+    private boolean inSync(int seconds) {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        while (!states().values().containsAll(List.of("primary", "secondary"))) {
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
