@@ -205,7 +205,7 @@ public final class PgHa implements Database {
             killed.add(keeper.pid());
             keeper.destroyForcibly();
         }
-        long postmaster = Host.readPid(nodeData(port).resolve("postmaster.pid"));
+        long postmaster = postmasterPid(nodeData(port));
         if (postmaster > 0 && Host.alive(postmaster)) {
             killed.add(postmaster);
             host.signal(postmaster, "KILL");
@@ -249,6 +249,18 @@ public final class PgHa implements Database {
         Optional<Integer> primary = primaryPort();
         return primary.isPresent() && host.quietly(asPgUser(List.of(bin.resolve("pg_ctl").toString(), "-D",
                 nodeData(primary.get()).toString(), "-m", "immediate", "-w", "-t", "60", "restart"))) && inSync(120);
+    }
+
+    /**
+     * The postmaster's pid: the first line of postmaster.pid (the file has more lines, so Host.readPid reads 0). A
+     * postmaster that pg_ctl started (postgresRestart) is not under the keeper: it must be killed by this pid.
+     */
+    static long postmasterPid(Path data) {
+        try (java.util.stream.Stream<String> lines = Files.lines(data.resolve("postmaster.pid"))) {
+            return lines.findFirst().map(String::strip).map(Long::parseLong).orElse(0L);
+        } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
+            return 0;
+        }
     }
 
     /** Waits (up to {@code seconds}) until the monitor reports a primary and a secondary; whether it did. */
