@@ -128,9 +128,10 @@ public final class Host {
     }
 
     /** The pid a pid file holds, 0 when there is none. */
+    /** The pid on the first line of a pid file (postmaster.pid has more lines); 0 when there is none. */
     public static long readPid(Path file) {
         try {
-            return Long.parseLong(Files.readString(file).strip());
+            return Long.parseLong(Files.readString(file).lines().findFirst().orElse("").strip());
         } catch (IOException | NumberFormatException e) {
             return 0;
         }
@@ -169,6 +170,14 @@ public final class Host {
         if (!has(command)) {
             throw new DrillFailure(command + " is missing (Debian package " + debianPackage + ")");
         }
+    }
+
+    /** COMMAND run as USER (setpriv: its uid, its group, no other groups), for a root drill's PostgreSQL. */
+    public List<String> asUser(String user, List<String> command) {
+        String gid = capture(List.of("id", "-g", user)).out().strip();
+        List<String> wrapped = new java.util.ArrayList<>(List.of("setpriv", "--reuid=" + user, "--regid=" + gid, "--clear-groups", "--"));
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     /** apt-get install of a Debian package when the drill is root and apt-get is there (else nothing). */

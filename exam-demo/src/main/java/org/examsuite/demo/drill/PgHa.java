@@ -37,6 +37,10 @@ public final class PgHa implements Database {
     private final Path bin;
     private final boolean root = Host.isRoot();
     /** Each node's (and the monitor's) pg_autoctl process, by port: killed with its tree for a failover. */
+    private List<String> asUser(List<String> command) {
+        return root ? host.asUser(USER, command) : command;
+    }
+
     private final Map<Integer, Process> keepers = new ConcurrentHashMap<>();
     private PrimaryEndpoint endpoint;
 
@@ -101,7 +105,9 @@ public final class PgHa implements Database {
                 waitFor("the first node as primary", 120, () -> "single".equals(states().get(port)));
             }
         }
-        waitFor("a primary and a synchronous secondary", 180, () -> states().values().containsAll(List.of("primary", "secondary")));
+        if (!inSync(180)) {
+            throw new DrillFailure("PostgreSQL HA: no primary and synchronous secondary after 180 s (logs: .exam/drill/logs/pg-ha-*)");
+        }
         endpoint = new PrimaryEndpoint(Topology.PG_PORT, NODE_PORTS);
         waitFor("the read-write endpoint", 60, () -> query(Topology.PG_PORT, "postgres", "SELECT NOT pg_is_in_recovery()")
                 .filter("t"::equals).isPresent());
@@ -114,7 +120,7 @@ public final class PgHa implements Database {
 
     /** The first node's cluster, made before pg_autoctl sees it: eight replicas' pools and the verifier need 300 connections. */
     private void initdb(Path data) throws IOException {
-        if (host.toLog(asPgUser(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
+        if (host.toLog(asUser(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
                 "--auth=trust", "-E", "UTF8")), paths.log("pg-ha-initdb.log")) != 0) {
             throw new DrillFailure("initdb failed (log: " + paths.log("pg-ha-initdb.log") + ")");
         }
@@ -138,7 +144,7 @@ public final class PgHa implements Database {
     }
 
     private void start(int port, List<String> command) throws IOException {
-        ProcessBuilder pb = host.builder(asPgUser(command));
+        ProcessBuilder pb = host.builder(asUser(command));
         pb.environment().put("PATH", bin + ":/usr/bin:/bin"); // not root's own directories: it cannot read them
         pb.environment().put("XDG_CONFIG_HOME", dir().resolve("config").toString());
         pb.environment().put("XDG_DATA_HOME", dir().resolve("data").toString());
@@ -205,7 +211,7 @@ public final class PgHa implements Database {
             killed.add(keeper.pid());
             keeper.destroyForcibly();
         }
-        long postmaster = postmasterPid(nodeData(port));
+        long postmaster = Host.readPid(nodeData(port).resolve("postmaster.pid"));
         if (postmaster > 0 && Host.alive(postmaster)) {
             killed.add(postmaster);
             host.signal(postmaster, "KILL");
@@ -247,37 +253,13 @@ public final class PgHa implements Database {
     @Override
     public boolean restartImmediately() {
         Optional<Integer> primary = primaryPort();
-        return primary.isPresent() && host.quietly(asPgUser(List.of(bin.resolve("pg_ctl").toString(), "-D",
+        return primary.isPresent() && host.quietly(asUser(List.of(bin.resolve("pg_ctl").toString(), "-D",
                 nodeData(primary.get()).toString(), "-m", "immediate", "-w", "-t", "60", "restart"))) && inSync(120);
-    }
-
-    /**
-     * The postmaster's pid: the first line of postmaster.pid (the file has more lines, so Host.readPid reads 0). A
-     * postmaster that pg_ctl started (postgresRestart) is not under the keeper: it must be killed by this pid.
-     */
-    static long postmasterPid(Path data) {
-        try (java.util.stream.Stream<String> lines = Files.lines(data.resolve("postmaster.pid"))) {
-            return lines.findFirst().map(String::strip).map(Long::parseLong).orElse(0L);
-        } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
-            return 0;
-        }
     }
 
     /** Waits (up to {@code seconds}) until the monitor reports a primary and a secondary; whether it did. */
     private boolean inSync(int seconds) {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (!states().values().containsAll(List.of("primary", "secondary"))) {
-            if (System.currentTimeMillis() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+        return await(seconds, () -> states().values().containsAll(List.of("primary", "secondary")));
     }
 
     @Override
@@ -337,28 +319,26 @@ public final class PgHa implements Database {
         boolean holds();
     }
 
-    private static void waitFor(String what, int seconds, Condition condition) {
+    /** Waits (up to {@code seconds}) until the condition holds; whether it did. */
+    private static boolean await(int seconds, Condition condition) {
         long deadline = System.currentTimeMillis() + seconds * 1000L;
         while (!condition.holds()) {
             if (System.currentTimeMillis() > deadline) {
-                throw new DrillFailure("PostgreSQL HA: no " + what + " after " + seconds + " s (logs: .exam/drill/logs/pg-ha-*)");
+                return false;
             }
             try {
-                Thread.sleep(500);
+                Thread.sleep(250);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new DrillFailure("interrupted waiting for " + what);
+                return false;
             }
         }
+        return true;
     }
 
-    private List<String> asPgUser(List<String> command) {
-        if (!root) {
-            return command;
+    private static void waitFor(String what, int seconds, Condition condition) {
+        if (!await(seconds, condition)) {
+            throw new DrillFailure("PostgreSQL HA: no " + what + " after " + seconds + " s (logs: .exam/drill/logs/pg-ha-*)");
         }
-        String gid = host.capture(List.of("id", "-g", USER)).out().strip();
-        List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid=" + USER, "--regid=" + gid, "--clear-groups", "--"));
-        wrapped.addAll(command);
-        return wrapped;
     }
 }

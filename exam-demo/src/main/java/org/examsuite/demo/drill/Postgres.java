@@ -106,12 +106,6 @@ public final class Postgres implements Database {
     }
 
     private List<String> asPgUser(List<String> command) {
-        if (!root) {
-            return command;
-        }
-        String gid = host.capture(List.of("id", "-g", "nobody")).out().strip();
-        List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=" + gid, "--clear-groups", "--"));
-        wrapped.addAll(command);
-        return wrapped;
+        return root ? host.asUser("nobody", command) : command;
     }
 }
