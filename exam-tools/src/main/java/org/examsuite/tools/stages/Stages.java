@@ -89,8 +89,9 @@ public final class Stages {
             toolsOk &= procs.need("node", "nodejs");
             toolsOk &= procs.need("npm", "npm");
         }
-        // Maven runs even when a tool is missing, so every other module's result is still reported.
-        List<String> command = mvnw("verify");
+        // Maven runs even when a tool is missing, and past a failed module (--fail-at-end), so every other
+        // module's result is still reported.
+        List<String> command = mvnw("verify", "--fail-at-end");
         command.addAll(mavenArgs());
         int rc = procs.tee(command, Map.of(), null, ws.logDir().resolve("test-maven.log"));
         return rc != 0 ? rc : toolsOk ? 0 : 1;

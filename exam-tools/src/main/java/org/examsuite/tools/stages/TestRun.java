@@ -105,6 +105,11 @@ public final class TestRun {
         Totals junit = Totals.junit(ws.home(), since);
         Totals node = Totals.node(List.of(ws.logDir().resolve("test-client.log"), ws.logDir().resolve("test-e2e.log")), since);
         Say.say("  JUnit (all modules): " + junit);
+        List<String> failedTests = Totals.failedTests(ws.home(), since);
+        failedTests.stream().limit(20).forEach(t -> Say.say("    failed: " + t));
+        if (failedTests.size() > 20) {
+            Say.say("    ... and " + (failedTests.size() - 20) + " more (target/surefire-reports)");
+        }
         Say.say("  node --test (exam-client): " + node);
         Say.say("  stages passed: " + passed + " of " + (passed + failed));
         // a stage that failed outside any test (a build step, a missing tool) counts as one failure more

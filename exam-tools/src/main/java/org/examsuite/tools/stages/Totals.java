@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +14,8 @@ import java.util.stream.Stream;
 /** What the tests of a run counted: Surefire's reports and node's test runner summaries. */
 public record Totals(long passed, long failed, long skipped) {
     private static final Pattern SUITE = Pattern.compile("<testsuite\\s[^>]*>");
+    /** A test case's outcome element when it did not pass (Surefire: failure for assertions, error otherwise). */
+    private static final Pattern FAILURE = Pattern.compile("<(failure|error)(\\s[^>]*)?/?>");
 
     public Totals plus(Totals other) {
         return new Totals(passed + other.passed, failed + other.failed, skipped + other.skipped);
@@ -28,22 +31,51 @@ public record Totals(long passed, long failed, long skipped) {
         long tests = 0;
         long failed = 0;
         long skipped = 0;
+        for (String report : reports(home, since)) {
+            Matcher m = SUITE.matcher(report);
+            if (m.find()) {
+                String tag = m.group();
+                tests += attr(tag, "tests");
+                failed += attr(tag, "failures") + attr(tag, "errors");
+                skipped += attr(tag, "skipped");
+            }
+        }
+        return new Totals(tests - failed - skipped, failed, skipped);
+    }
+
+    /**
+     * The tests that failed in the same reports, as "Class.method: message" (the message's first line, cut at 200
+     * characters): the summary names them, so that a run's tail alone says what to look at.
+     */
+    public static List<String> failedTests(Path home, FileTime since) {
+        List<String> names = new ArrayList<>();
+        for (String report : reports(home, since)) {
+            String[] cases = report.split("<testcase\\s");
+            for (int i = 1; i < cases.length; i++) {
+                String testCase = " " + cases[i]; // the split took the blank before its first attribute
+                Matcher outcome = FAILURE.matcher(testCase);
+                if (!outcome.find()) {
+                    continue;
+                }
+                String message = unescape(attrText(outcome.group(), "message")).lines().findFirst().orElse("");
+                String name = shortClass(attrText(testCase, "classname")) + "." + attrText(testCase, "name");
+                names.add(message.isEmpty() ? name : name + ": " + cut(message, 200));
+            }
+        }
+        return names;
+    }
+
+    private static List<String> reports(Path home, FileTime since) {
+        List<String> texts = new ArrayList<>();
         try (Stream<Path> files = Files.walk(home)) {
             List<Path> reports = files.filter(p -> p.getFileName().toString().startsWith("TEST-")
                     && p.getFileName().toString().endsWith(".xml") && p.getParent() != null
                     && p.getParent().getFileName().toString().equals("surefire-reports")
-                    && p.toString().contains("/target/") && !p.toString().contains("/node_modules/")).toList();
+                    && p.toString().contains("/target/") && !p.toString().contains("/node_modules/")).sorted().toList();
             for (Path report : reports) {
                 try {
-                    if (Files.getLastModifiedTime(report).compareTo(since) <= 0) {
-                        continue;
-                    }
-                    Matcher m = SUITE.matcher(Files.readString(report, StandardCharsets.ISO_8859_1));
-                    if (m.find()) {
-                        String tag = m.group();
-                        tests += attr(tag, "tests");
-                        failed += attr(tag, "failures") + attr(tag, "errors");
-                        skipped += attr(tag, "skipped");
+                    if (Files.getLastModifiedTime(report).compareTo(since) > 0) {
+                        texts.add(Files.readString(report, StandardCharsets.ISO_8859_1));
                     }
                 } catch (IOException e) {
                     // a report that vanished meanwhile (a build elsewhere cleaning target/)
@@ -52,7 +84,25 @@ public record Totals(long passed, long failed, long skipped) {
         } catch (IOException | java.io.UncheckedIOException e) {
             // a directory that vanished during the walk: the reports read still count
         }
-        return new Totals(tests - failed - skipped, failed, skipped);
+        return texts;
+    }
+
+    private static String attrText(String tag, String name) {
+        Matcher m = Pattern.compile("\\s" + name + "=\"([^\"]*)\"").matcher(tag);
+        return m.find() ? m.group(1) : "";
+    }
+
+    private static String shortClass(String className) {
+        return className.substring(className.lastIndexOf('.') + 1);
+    }
+
+    private static String unescape(String xml) {
+        return xml.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
+                .replace("&#10;", "\n").replace("&amp;", "&");
+    }
+
+    private static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "…";
     }
 
     static long attr(String tag, String name) {

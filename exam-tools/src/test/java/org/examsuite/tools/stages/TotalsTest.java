@@ -31,6 +31,28 @@ class TotalsTest {
     }
 
     @Test
+    void failedTestsAreNamedWithTheirMessagesFirstLine() throws Exception {
+        Path dir = Files.createDirectories(home.resolve("session-service/target/surefire-reports"));
+        Files.writeString(dir.resolve("TEST-org.x.LiveTest.xml"), """
+                <?xml version="1.0"?>
+                <testsuite name="org.x.LiveTest" tests="4" errors="1" skipped="0" failures="1">
+                <testcase name="passes" classname="org.x.LiveTest" time="0.1"/>
+                <testcase name="pauses" classname="org.x.LiveTest" time="2.0">
+                  <failure message="expected: &lt;200&gt; but was: &lt;503&gt;&#10;second line" type="org.opentest4j.AssertionFailedError">trace</failure>
+                </testcase>
+                <testcase name="times out" classname="org.x.LiveTest" time="9.0">
+                  <error type="java.util.concurrent.TimeoutException"/>
+                </testcase>
+                <testcase name="also passes" classname="org.x.LiveTest" time="0.1"></testcase>
+                </testsuite>
+                """);
+        Files.setLastModifiedTime(dir.resolve("TEST-org.x.LiveTest.xml"), FileTime.fromMillis(2000_000));
+        assertEquals(List.of("LiveTest.pauses: expected: <200> but was: <503>", "LiveTest.times out"),
+                Totals.failedTests(home, FileTime.fromMillis(1000_000)));
+        assertEquals(List.of(), Totals.failedTests(home, FileTime.fromMillis(3000_000)));
+    }
+
+    @Test
     void nodeSummariesOfBothReportersCount() throws Exception {
         Path client = home.resolve("test-client.log");
         Files.writeString(client, "ok 1 - a\nℹ tests 14\nℹ pass 12\nℹ fail 1\nℹ skipped 1\nℹ todo 0\n");
