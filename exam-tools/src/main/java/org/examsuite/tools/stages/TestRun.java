@@ -110,6 +110,7 @@ public final class TestRun {
         if (failedTests.size() > 20) {
             Say.say("    ... and " + (failedTests.size() - 20) + " more (target/surefire-reports)");
         }
+        Totals.flakyTests(ws.home(), since).forEach(t -> Say.say("    passed when run again: " + t));
         Say.say("  node --test (exam-client): " + node);
         Say.say("  stages passed: " + passed + " of " + (passed + failed));
         // a stage that failed outside any test (a build step, a missing tool) counts as one failure more

@@ -16,6 +16,8 @@ public record Totals(long passed, long failed, long skipped) {
     private static final Pattern SUITE = Pattern.compile("<testsuite\\s[^>]*>");
     /** A test case's outcome element when it did not pass (Surefire: failure for assertions, error otherwise). */
     private static final Pattern FAILURE = Pattern.compile("<(failure|error)(\\s[^>]*)?/?>");
+    /** A failed first try of a test that passed when run again (rerunFailingTestsCount): counted as passed. */
+    private static final Pattern FLAKE = Pattern.compile("<(flakyFailure|flakyError)(\\s[^>]*)?/?>");
 
     public Totals plus(Totals other) {
         return new Totals(passed + other.passed, failed + other.failed, skipped + other.skipped);
@@ -48,12 +50,21 @@ public record Totals(long passed, long failed, long skipped) {
      * characters): the summary names them, so that a run's tail alone says what to look at.
      */
     public static List<String> failedTests(Path home, FileTime since) {
+        return testsWith(FAILURE, home, since);
+    }
+
+    /** The tests that failed once and passed when run again, named the same way: they pass, and still want a look. */
+    public static List<String> flakyTests(Path home, FileTime since) {
+        return testsWith(FLAKE, home, since);
+    }
+
+    private static List<String> testsWith(Pattern outcomePattern, Path home, FileTime since) {
         List<String> names = new ArrayList<>();
         for (String report : reports(home, since)) {
             String[] cases = report.split("<testcase\\s");
             for (int i = 1; i < cases.length; i++) {
                 String testCase = " " + cases[i]; // the split took the blank before its first attribute
-                Matcher outcome = FAILURE.matcher(testCase);
+                Matcher outcome = outcomePattern.matcher(testCase);
                 if (!outcome.find()) {
                     continue;
                 }

@@ -44,11 +44,15 @@ class TotalsTest {
                   <error type="java.util.concurrent.TimeoutException"/>
                 </testcase>
                 <testcase name="also passes" classname="org.x.LiveTest" time="0.1"></testcase>
+                <testcase name="flaky" classname="org.x.LiveTest" time="3.0">
+                  <flakyFailure message="expected: &lt;true&gt;" type="org.opentest4j.AssertionFailedError"><stackTrace>t</stackTrace></flakyFailure>
+                </testcase>
                 </testsuite>
                 """);
         Files.setLastModifiedTime(dir.resolve("TEST-org.x.LiveTest.xml"), FileTime.fromMillis(2000_000));
         assertEquals(List.of("LiveTest.pauses: expected: <200> but was: <503>", "LiveTest.times out"),
                 Totals.failedTests(home, FileTime.fromMillis(1000_000)));
+        assertEquals(List.of("LiveTest.flaky: expected: <true>"), Totals.flakyTests(home, FileTime.fromMillis(1000_000)));
         assertEquals(List.of(), Totals.failedTests(home, FileTime.fromMillis(3000_000)));
     }
 
