@@ -24,6 +24,7 @@ import org.examsuite.answer.exam.PublishedExam;
 import org.examsuite.answer.exam.Question;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.VerifiedTokens;
+import org.examsuite.common.problem.BodyBudget;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.problem.ProblemMappers;
 import org.examsuite.common.problem.Problems;
@@ -64,11 +65,13 @@ public class AutosaveRoute {
     private final int maxValueBytes;
     private final long maxRequestBytes;
     private final boolean enabled;
+    private final BodyBudget bodyBudget;
 
     @Inject
     AutosaveRoute(VerifiedTokens tokens, ExamQuestions examQuestions, DraftStore store, DraftService service,
-            ObjectMapper mapper, Clock clock, DraftConfig config) {
+            ObjectMapper mapper, Clock clock, DraftConfig config, BodyBudget bodyBudget) {
         this.tokens = tokens;
+        this.bodyBudget = bodyBudget;
         this.examQuestions = examQuestions;
         this.store = store;
         this.service = service;
@@ -101,6 +104,9 @@ public class AutosaveRoute {
                 || request.getHeader(HttpHeaders.EXPECT) != null || !hasBoundedLength(request)) {
             ctx.next(); // the full path decides (and answers 401/403/415/406/413 as usual)
             return;
+        }
+        if (!bodyBudget.admit(ctx)) {
+            return; // answered 503 unread: this route runs ahead of the budget's own handler (RouteOrder)
         }
         served.increment();
         Buffer read = ctx.body().buffer();

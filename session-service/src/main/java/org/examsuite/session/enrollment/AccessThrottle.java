@@ -14,9 +14,11 @@ import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.contracts.problem.ProblemCode;
 
 /**
- * Slows down guessing of access codes per (exam, candidate) — not per address, so a hall of
+ * Slows down wrong access codes per (exam, candidate) — not per address, so a hall of
  * candidates behind one NAT is never throttled for each other's typos. A few failures are
- * free; then each further failure doubles the wait (429 with Retry-After), up to a cap.
+ * free; then each further failure doubles the wait (429 with Retry-After), up to a cap. The wait
+ * applies to wrong codes only: the right code is checked first and always opens, so wrong codes sent
+ * by someone else never keep the candidate out (what bounds guessing: docs/limits.md).
  */
 @ApplicationScoped
 public class AccessThrottle {
@@ -37,20 +39,23 @@ public class AccessThrottle {
         this.forgetAfter = config.forgetAfter();
     }
 
-    /**
-     * Fails with 429 while the candidate must wait; else whether failures are on record (only
-     * then has {@link #succeed} anything to forget).
-     */
-    public Uni<Boolean> check(String examId, String candidateId) {
+    /** A candidate's failed attempts on record: whether any, and until when a wrong code is not heard (epoch ms). */
+    public record Attempts(boolean failedBefore, long waitUntilMs, long nowMs) {
+        /** 429 TOO_MANY_ATTEMPTS + Retry-After while the wait runs: for a wrong code only (the right one opens). */
+        public void refuseWhileWaiting() {
+            long waitMs = waitUntilMs - nowMs;
+            if (waitMs > 0) {
+                throw tooMany(waitMs);
+            }
+        }
+    }
+
+    /** The candidate's failures on record; read beside the code's lookup, decided on after it. */
+    public Uni<Attempts> state(String examId, String candidateId) {
         return redis.hmget(List.of(RedisKeys.accessThrottle(examId, candidateId), "failures", "blockedUntil")).map(values -> {
             Response blockedUntil = values.size() > 1 ? values.get(1) : null;
-            if (blockedUntil != null) {
-                long waitMs = blockedUntil.toLong() - clock.millis();
-                if (waitMs > 0) {
-                    throw tooMany(waitMs);
-                }
-            }
-            return values.size() > 0 && values.get(0) != null;
+            boolean failedBefore = values.size() > 0 && values.get(0) != null;
+            return new Attempts(failedBefore, blockedUntil == null ? 0 : blockedUntil.toLong(), clock.millis());
         });
     }
 

@@ -37,14 +37,17 @@ public class RequestRates {
         return take("heartbeats", window -> RedisKeys.sessionRate(sessionId, "heartbeats", window), 1, limits.heartbeatsPerMinute());
     }
 
-    /** Per source first (the wider one), then per candidate. */
-    public Uni<Void> start(String examId, String candidateId, String source) {
-        Uni<Void> bySource = source == null ? Uni.createFrom().voidItem()
+    /** Every start attempt, right code or wrong, per client address (when the limit is on): before anything else. */
+    public Uni<Void> startFromSource(String source) {
+        return source == null ? Uni.createFrom().voidItem()
                 : take("starts-per-source", window -> RedisKeys.subjectRate("starts-src", source, window), 1,
                         limits.startsPerMinutePerSource());
-        return bySource.chain(() -> take("starts-per-candidate",
-                window -> RedisKeys.subjectRate("starts", examId + ":" + candidateId, window), 1,
-                limits.startsPerMinutePerCandidate()));
+    }
+
+    /** Starts with the right code per (exam, candidate): each is a takeover; wrong codes are not counted here. */
+    public Uni<Void> startOfCandidate(String examId, String candidateId) {
+        return take("starts-per-candidate", window -> RedisKeys.subjectRate("starts", examId + ":" + candidateId, window), 1,
+                limits.startsPerMinutePerCandidate());
     }
 
     private Uni<Void> take(String limit, java.util.function.LongFunction<String> key, int count, int perMinute) {

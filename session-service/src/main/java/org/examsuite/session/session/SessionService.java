@@ -76,14 +76,18 @@ public class SessionService {
      * raises a takeover alert. Unknown exam, unknown candidate and wrong code are one 401.
      * {@code source}: the client's address (null when unknown), for the per-source start limit;
      * {@code idempotencyKey} (optional): a retried or late copy of a start takes nothing over.
+     * <p>
+     * The code is checked before any per-candidate limit, so that nobody who knows a candidate's id can keep the
+     * candidate out by sending wrong codes (docs/limits.md): the right code always opens; a wrong one is counted by
+     * the access throttle (429 while the candidate's wait runs) and never by the starts-per-candidate limit.
      */
     public Uni<Started> start(StartRequest request, String source, String idempotencyKey) {
         String examId = request.examId();
         String candidateId = request.candidateId();
-        return rates.start(examId, candidateId, source)
-                .chain(() -> throttle.check(examId, candidateId))
-                .chain(failedBefore -> Uni.combine().all().unis(exams.find(examId), candidates.find(pool, examId, candidateId))
-                        .asTuple().map(found -> new Found(found.getItem1(), found.getItem2(), failedBefore)))
+        return rates.startFromSource(source)
+                .chain(() -> Uni.combine().all().unis(exams.find(examId), candidates.find(pool, examId, candidateId),
+                        throttle.state(examId, candidateId)).asTuple()
+                        .map(found -> new Found(found.getItem1(), found.getItem2(), found.getItem3())))
                 .chain(found -> {
                     CandidateExam exam = found.exam();
                     Credentials credentials = found.credentials();
@@ -93,15 +97,18 @@ public class SessionService {
                         if (exam == null || credentials == null) {
                             AccessCodes.hash(DUMMY_SALT, request.accessCode());
                         }
+                        found.attempts().refuseWhileWaiting();
                         return throttle.fail(examId, candidateId).chain(() -> Uni.createFrom().<Started>failure(denied()));
                     }
                     // Nothing to forget unless this candidate failed before: one Redis call less per start.
-                    Uni<Void> forget = found.failedBefore() ? throttle.succeed(examId, candidateId) : Uni.createFrom().voidItem();
-                    return forget.chain(() -> open(exam, candidateId, credentials.terms(), idempotencyKey));
+                    Uni<Void> forget = found.attempts().failedBefore() ? throttle.succeed(examId, candidateId)
+                            : Uni.createFrom().voidItem();
+                    return rates.startOfCandidate(examId, candidateId).chain(() -> forget)
+                            .chain(() -> open(exam, candidateId, credentials.terms(), idempotencyKey));
                 });
     }
 
-    private record Found(CandidateExam exam, Credentials credentials, boolean failedBefore) {
+    private record Found(CandidateExam exam, Credentials credentials, AccessThrottle.Attempts attempts) {
     }
 
     private Uni<Started> open(CandidateExam exam, String candidateId, TimeTerms terms, String key) {

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.examsuite.common.problem.RouteOrder;
 
 /**
  * Reads a submission's body on the event loop, before the request is handed to a worker
@@ -22,7 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The limit is the server's body limit; over it the body handler fails the request with 413,
  * which {@code ProblemRoutes} answers as problem+json.
  * <p>
- * Before any of that, the {@link FrontDoor} decides whether the request is taken at all.
+ * Before any of that, the request is authenticated (suite-common EarlyAuthentication: an anonymous or wrongly
+ * signed submit is refused unread) and the {@link FrontDoor} decides whether the request is taken at all.
  */
 @ApplicationScoped
 public class SubmissionBodyRoute {
@@ -39,9 +41,9 @@ public class SubmissionBodyRoute {
     }
 
     void install(@Observes Router router) {
-        // After ProblemRoutes' Content-Length check (Integer.MIN_VALUE), before the REST handler.
+        // After the request is authenticated and its body admitted to the budget, before the REST handler.
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(maxBodySize.asLongValue());
-        router.route(HttpMethod.POST, "/api/v1/submissions").order(Integer.MIN_VALUE + 1)
+        router.route(HttpMethod.POST, "/api/v1/submissions").order(RouteOrder.BODY_ROUTES)
                 .handler(frontDoor::handle)
                 .handler(ctx -> {
                     // HTTP/1.x only: on HTTP/2 RESTEasy pauses the stream it is handed, which

@@ -31,7 +31,7 @@ public class BodyBudget {
     }
 
     /** Lets the request on (holding its bytes until it ends) or answers it; false when answered. */
-    boolean admit(RoutingContext ctx) {
+    public boolean admit(RoutingContext ctx) {
         long bytes = declaredBytes(ctx);
         if (bytes == 0) {
             return true;
@@ -48,6 +48,17 @@ public class BodyBudget {
     /** Bytes of bodies held now (tests, diagnosis). */
     public long held() {
         return held.get();
+    }
+
+    /** Whether the request declares a body: a Content-Length above 0, or a chunked one. */
+    public static boolean declaresBody(RoutingContext ctx) {
+        String length = ctx.request().getHeader("Content-Length");
+        if (length != null) {
+            String trimmed = length.trim();
+            return !trimmed.equals("0") && !trimmed.isEmpty();
+        }
+        String encoding = ctx.request().getHeader("Transfer-Encoding");
+        return encoding != null && encoding.toLowerCase().contains("chunked");
     }
 
     private long declaredBytes(RoutingContext ctx) {
@@ -74,9 +85,16 @@ public class BodyBudget {
      * receiving; on HTTP/2 only the stream ends, as other streams share the connection.
      */
     public static void refuseUnread(RoutingContext ctx, ProblemCode code, String detail, int retryAfterSeconds) {
-        String body = new JsonObject(Problems.body(503, code, detail, null)).encode();
-        var response = ctx.response().setStatusCode(503).putHeader("Content-Type", Problems.MEDIA_TYPE)
-                .putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+        refuseUnread(ctx, 503, code, detail, retryAfterSeconds);
+    }
+
+    /** As above with any status; {@code retryAfterSeconds} 0: no Retry-After (a 401 is not retried as it is). */
+    public static void refuseUnread(RoutingContext ctx, int status, ProblemCode code, String detail, int retryAfterSeconds) {
+        String body = new JsonObject(Problems.body(status, code, detail, null)).encode();
+        var response = ctx.response().setStatusCode(status).putHeader("Content-Type", Problems.MEDIA_TYPE);
+        if (retryAfterSeconds > 0) {
+            response.putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+        }
         if (ctx.request().version() == HttpVersion.HTTP_2) {
             response.end(body);
             return;

@@ -2,6 +2,8 @@ package org.examsuite.common.problem;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
+import java.util.List;
+import java.util.Optional;
 
 /** {@code exam.http.*}: request line and header limits every service answers with 414 and 431 ({@link ProblemRoutes}). */
 @ConfigMapping(prefix = "exam.http")
@@ -13,4 +15,10 @@ public interface HttpLimits {
 
     /** Request bodies a replica takes in at once, by their declared sizes ({@link BodyBudget}). */
     MemorySize maxBodyBytesInFlight();
+
+    /**
+     * "METHOD /path" of the routes that take a body without a bearer token (a session start); every other body to
+     * /api/ or /internal/ is authenticated before it is taken in (auth/EarlyAuthentication).
+     */
+    Optional<List<String>> anonymousBodyRoutes();
 }

@@ -48,7 +48,13 @@ public class ProblemRoutes {
                 write(ctx, 431, "The request headers are larger than " + maxHeaderBytes + " bytes in all.");
             } else if (length != null && isOver(length, limit)) {
                 write(ctx, 413, "The request body is larger than " + limit + " bytes.");
-            } else if (bodyBudget.admit(ctx)) {
+            } else {
+                ctx.next();
+            }
+        });
+        // Bodies are admitted once their request is authenticated (EarlyAuthentication runs just before).
+        router.route().order(RouteOrder.BODY_BUDGET).handler(ctx -> {
+            if (bodyBudget.admit(ctx)) {
                 ctx.next();
             }
         });
