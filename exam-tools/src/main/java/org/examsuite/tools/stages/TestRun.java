@@ -102,15 +102,16 @@ public final class TestRun {
         Say.say("");
         Say.say("== ./exam test summary (" + total / 60 + " min " + total % 60 + " s)");
         results.forEach(r -> Say.say("  " + r));
-        Totals junit = Totals.junit(ws.home(), since);
+        List<String> reports = Totals.reports(ws.home(), since);
+        Totals junit = Totals.junit(reports);
         Totals node = Totals.node(List.of(ws.logDir().resolve("test-client.log"), ws.logDir().resolve("test-e2e.log")), since);
         Say.say("  JUnit (all modules): " + junit);
-        List<String> failedTests = Totals.failedTests(ws.home(), since);
+        List<String> failedTests = Totals.failedTests(reports);
         failedTests.stream().limit(20).forEach(t -> Say.say("    failed: " + t));
         if (failedTests.size() > 20) {
             Say.say("    ... and " + (failedTests.size() - 20) + " more (target/surefire-reports)");
         }
-        Totals.flakyTests(ws.home(), since).forEach(t -> Say.say("    passed when run again: " + t));
+        Totals.flakyTests(reports).forEach(t -> Say.say("    passed when run again: " + t));
         Say.say("  node --test (exam-client): " + node);
         Say.say("  stages passed: " + passed + " of " + (passed + failed));
         // a stage that failed outside any test (a build step, a missing tool) counts as one failure more

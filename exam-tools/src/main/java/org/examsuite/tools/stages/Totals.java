@@ -28,12 +28,12 @@ public record Totals(long passed, long failed, long skipped) {
         return passed + " passed, " + failed + " failed, " + skipped + " skipped";
     }
 
-    /** The Surefire reports (target/surefire-reports/TEST-*.xml) under HOME written after SINCE. */
-    public static Totals junit(Path home, FileTime since) {
+    /** What the Surefire reports (texts of {@link #reports}) counted. */
+    public static Totals junit(List<String> reports) {
         long tests = 0;
         long failed = 0;
         long skipped = 0;
-        for (String report : reports(home, since)) {
+        for (String report : reports) {
             Matcher m = SUITE.matcher(report);
             if (m.find()) {
                 String tag = m.group();
@@ -49,18 +49,18 @@ public record Totals(long passed, long failed, long skipped) {
      * The tests that failed in the same reports, as "Class.method: message" (the message's first line, cut at 200
      * characters): the summary names them, so that a run's tail alone says what to look at.
      */
-    public static List<String> failedTests(Path home, FileTime since) {
-        return testsWith(FAILURE, home, since);
+    public static List<String> failedTests(List<String> reports) {
+        return testsWith(FAILURE, reports);
     }
 
     /** The tests that failed once and passed when run again, named the same way: they pass, and still want a look. */
-    public static List<String> flakyTests(Path home, FileTime since) {
-        return testsWith(FLAKE, home, since);
+    public static List<String> flakyTests(List<String> reports) {
+        return testsWith(FLAKE, reports);
     }
 
-    private static List<String> testsWith(Pattern outcomePattern, Path home, FileTime since) {
+    private static List<String> testsWith(Pattern outcomePattern, List<String> reports) {
         List<String> names = new ArrayList<>();
-        for (String report : reports(home, since)) {
+        for (String report : reports) {
             String[] cases = report.split("<testcase\\s");
             for (int i = 1; i < cases.length; i++) {
                 String testCase = " " + cases[i]; // the split took the blank before its first attribute
@@ -76,7 +76,8 @@ public record Totals(long passed, long failed, long skipped) {
         return names;
     }
 
-    private static List<String> reports(Path home, FileTime since) {
+    /** The texts of the Surefire reports (target/surefire-reports/TEST-*.xml) under HOME written after SINCE: read once. */
+    public static List<String> reports(Path home, FileTime since) {
         List<String> texts = new ArrayList<>();
         try (Stream<Path> files = Files.walk(home)) {
             List<Path> reports = files.filter(p -> p.getFileName().toString().startsWith("TEST-")

@@ -25,7 +25,7 @@ class TotalsTest {
         report("a", "One", "<testsuite xmlns:xsi=\"x\" name=\"One\" time=\"1.2\" tests=\"10\" errors=\"1\" skipped=\"2\" failures=\"3\">", 2000_000);
         report("b", "Two", "<testsuite name=\"Two\" tests=\"5\" errors=\"0\" skipped=\"0\" failures=\"0\">", 2000_000);
         report("c", "Old", "<testsuite name=\"Old\" tests=\"7\" errors=\"0\" skipped=\"0\" failures=\"0\">", 500_000);
-        Totals totals = Totals.junit(home, FileTime.fromMillis(1000_000));
+        Totals totals = Totals.junit(Totals.reports(home, FileTime.fromMillis(1000_000)));
         assertEquals(new Totals(9, 4, 2), totals); // 15 tests: 4 failed (1 error + 3 failures), 2 skipped
         assertEquals("9 passed, 4 failed, 2 skipped", totals.toString());
     }
@@ -51,9 +51,9 @@ class TotalsTest {
                 """);
         Files.setLastModifiedTime(dir.resolve("TEST-org.x.LiveTest.xml"), FileTime.fromMillis(2000_000));
         assertEquals(List.of("LiveTest.pauses: expected: <200> but was: <503>", "LiveTest.times out"),
-                Totals.failedTests(home, FileTime.fromMillis(1000_000)));
-        assertEquals(List.of("LiveTest.flaky: expected: <true>"), Totals.flakyTests(home, FileTime.fromMillis(1000_000)));
-        assertEquals(List.of(), Totals.failedTests(home, FileTime.fromMillis(3000_000)));
+                Totals.failedTests(Totals.reports(home, FileTime.fromMillis(1000_000))));
+        assertEquals(List.of("LiveTest.flaky: expected: <true>"), Totals.flakyTests(Totals.reports(home, FileTime.fromMillis(1000_000))));
+        assertEquals(List.of(), Totals.failedTests(Totals.reports(home, FileTime.fromMillis(3000_000))));
     }
 
     @Test

@@ -50,28 +50,27 @@ public class BodyBudget {
         return held.get();
     }
 
-    /** Whether the request declares a body: a Content-Length above 0, or a chunked one. */
+    /** Whether the request declares a body, as the budget counts it: a Content-Length above 0 or unparsable, or chunked. */
     public static boolean declaresBody(RoutingContext ctx) {
-        String length = ctx.request().getHeader("Content-Length");
-        if (length != null) {
-            String trimmed = length.trim();
-            return !trimmed.equals("0") && !trimmed.isEmpty();
-        }
-        String encoding = ctx.request().getHeader("Transfer-Encoding");
-        return encoding != null && encoding.toLowerCase().contains("chunked");
+        return declared(ctx, Long.MAX_VALUE) > 0;
     }
 
     private long declaredBytes(RoutingContext ctx) {
+        return declared(ctx, maxBody);
+    }
+
+    /** The declared length, at most {@code cap}; {@code cap} for a length that does not parse and for a chunked body. */
+    private static long declared(RoutingContext ctx, long cap) {
         String length = ctx.request().getHeader("Content-Length");
         if (length != null) {
             try {
-                return Math.min(Math.max(0, Long.parseLong(length.trim())), maxBody);
+                return Math.min(Math.max(0, Long.parseLong(length.trim())), cap);
             } catch (NumberFormatException e) {
-                return maxBody;
+                return cap;
             }
         }
         String encoding = ctx.request().getHeader("Transfer-Encoding");
-        return encoding != null && encoding.toLowerCase().contains("chunked") ? maxBody : 0;
+        return encoding != null && encoding.toLowerCase().contains("chunked") ? cap : 0;
     }
 
     private static void refuse(RoutingContext ctx) {

@@ -40,7 +40,7 @@ public class ProblemRoutes {
     void install(@Observes Router router) {
         long limit = maxBodySize.asLongValue();
         // A declared body over the limit is refused before anything reads it.
-        router.route().order(Integer.MIN_VALUE).handler(ctx -> {
+        router.route().order(RouteOrder.FIRST).handler(ctx -> {
             String length = ctx.request().getHeader("Content-Length");
             if (requestLineBytes(ctx.request()) > maxRequestLine) {
                 write(ctx, 414, "The request line is longer than " + maxRequestLine + " bytes.");
@@ -60,7 +60,7 @@ public class ProblemRoutes {
         });
         // Both found by ./exam fuzz as 500s: an encoded NUL reached PostgreSQL as a parameter,
         // and "Bearer .." broke quarkus-oidc's issuer lookup. Refused before anything reads them.
-        router.route().order(Integer.MIN_VALUE).handler(ctx -> {
+        router.route().order(RouteOrder.FIRST).handler(ctx -> {
             String uri = ctx.request().uri();
             if (hasControlCharacter(uri)) {
                 write(ctx, 400, ProblemCode.MALFORMED_URI.name(), "The request URI holds a control character.");
@@ -80,7 +80,7 @@ public class ProblemRoutes {
         });
         router.route("/api/*").order(Integer.MAX_VALUE - 1).handler(ctx -> write(ctx, 404, "No such resource."));
         router.route("/internal/*").order(Integer.MAX_VALUE - 1).handler(ctx -> write(ctx, 404, "No such resource."));
-        router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
+        router.route().order(RouteOrder.FIRST).failureHandler(ctx -> {
             if (ctx.statusCode() == 413) {
                 write(ctx, 413, "The request body is too large.");
             } else {
