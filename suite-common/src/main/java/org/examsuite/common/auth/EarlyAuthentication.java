@@ -6,10 +6,9 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.List;
-import java.util.Set;
 import org.examsuite.common.problem.BodyBudget;
 import org.examsuite.common.problem.HttpLimits;
+import org.examsuite.common.problem.RouteList;
 import org.examsuite.common.problem.RouteOrder;
 import org.examsuite.contracts.problem.ProblemCode;
 
@@ -28,11 +27,11 @@ import org.examsuite.contracts.problem.ProblemCode;
  */
 @ApplicationScoped
 public class EarlyAuthentication {
-    private final Set<String> anonymousRoutes;
+    private final RouteList anonymousRoutes;
 
     @Inject
     EarlyAuthentication(HttpLimits config) {
-        this.anonymousRoutes = Set.copyOf(config.anonymousBodyRoutes().orElse(List.of()).stream().map(String::trim).toList());
+        this.anonymousRoutes = new RouteList(config.anonymousBodyRoutes());
     }
 
     void install(@Observes Router router) {
@@ -41,7 +40,7 @@ public class EarlyAuthentication {
 
     void handle(RoutingContext ctx) {
         if (!BodyBudget.declaresBody(ctx) || !guarded(ctx.normalizedPath())
-                || anonymous(ctx.request().method().name() + " " + ctx.normalizedPath())) {
+                || anonymousRoutes.contains(ctx.request().method().name(), ctx.normalizedPath())) {
             ctx.next();
             return;
         }
@@ -52,19 +51,6 @@ public class EarlyAuthentication {
                 ctx.next();
             }
         }, failure -> refuse(ctx));
-    }
-
-    /** Listed exactly, or under a listed "METHOD /prefix/*". */
-    boolean anonymous(String route) {
-        if (anonymousRoutes.contains(route)) {
-            return true;
-        }
-        for (String listed : anonymousRoutes) {
-            if (listed.endsWith("/*") && route.startsWith(listed.substring(0, listed.length() - 1))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean guarded(String path) {

@@ -2,6 +2,7 @@ package org.examsuite.common.problem;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,4 +22,16 @@ public interface HttpLimits {
      * /api/ or /internal/ is authenticated before it is taken in (auth/EarlyAuthentication).
      */
     Optional<List<String>> anonymousBodyRoutes();
+
+    /**
+     * How long a read (GET, HEAD) to {@code /api/} may go unanswered before it is answered 503 + Retry-After
+     * ({@link RequestDeadline}); 0: no deadline.
+     */
+    Duration readDeadline();
+
+    /** The same for a request that changes something (safe to retry: every mutating endpoint is idempotent). */
+    Duration writeDeadline();
+
+    /** "METHOD /path" or "METHOD /prefix/*" of the routes no deadline applies to (an export, a whole-archive check). */
+    Optional<List<String>> deadlineExemptRoutes();
 }

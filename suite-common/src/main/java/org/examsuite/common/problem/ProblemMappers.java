@@ -134,6 +134,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (RequestDeadline.lateAnswer(e)) {
+            LOG.debug("the answer came after the request's deadline: dropped");
+            return Response.status(503).build(); // not written either: the 503 of the deadline went out instead
+        }
         if (Unavailable.is(e)) {
             return dependencyUnavailable(e);
         }

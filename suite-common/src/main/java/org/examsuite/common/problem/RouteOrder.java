@@ -7,6 +7,8 @@ package org.examsuite.common.problem;
 public final class RouteOrder {
     /** Limits on the request line, headers and declared body size; malformed URIs and bearers (ProblemRoutes). */
     public static final int FIRST = Integer.MIN_VALUE;
+    /** The request's deadline is set (RequestDeadline): before any handler that may wait on a store. */
+    public static final int DEADLINE = -1000;
     /** A request with a body is authenticated (auth.EarlyAuthentication), after Quarkus set up its identity. */
     public static final int AUTHENTICATE_BODIES = -150;
     /** The replica's body budget (BodyBudget). */

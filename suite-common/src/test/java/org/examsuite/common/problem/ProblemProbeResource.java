@@ -54,4 +54,30 @@ public class ProblemProbeResource {
         // What a blocking Redis call does when its wait runs out (quarkus.redis.timeout).
         return io.smallrye.mutiny.Uni.createFrom().<String>nothing().await().atMost(java.time.Duration.ofMillis(10));
     }
+
+    /** A store that does not answer for 2 s (a partition): past the test's deadlines (0.5 s reads, 1 s writes). */
+    @GET
+    @Path("/stuck")
+    @PermitAll
+    public io.smallrye.mutiny.Uni<String> stuck() {
+        return late();
+    }
+
+    @POST
+    @Path("/stuck")
+    @PermitAll
+    public io.smallrye.mutiny.Uni<String> stuckWrite(String body) {
+        return late();
+    }
+
+    @GET
+    @Path("/unhurried/stuck")
+    @PermitAll
+    public io.smallrye.mutiny.Uni<String> exempt() {
+        return late();
+    }
+
+    private static io.smallrye.mutiny.Uni<String> late() {
+        return io.smallrye.mutiny.Uni.createFrom().item("late").onItem().delayIt().by(java.time.Duration.ofSeconds(2));
+    }
 }
