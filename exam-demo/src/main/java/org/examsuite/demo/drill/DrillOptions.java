@@ -15,7 +15,7 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
             usage: ./exam drill [--candidates N] [--duration S] [--network good|weak|hostile] [--seed N]
                                 [--faults all|LIST] [--redis cluster|standalone] [--json FILE] [--wait S]
                                 [--spaced] [--recovery-target S]
-              --candidates  simulated candidates (300)          --duration  the exam's duration in s (180)
+              --candidates  simulated candidates (300)          --duration  the exam's duration in s (180; spaced 60 + 60 per fault)
               --network     the demo's network faults (weak)    --seed      seeds the candidates and the fault schedule
               --faults      comma-separated: kill,rollingRestart,redisMasterKill,redisReplicaKill,
                             postgresRestart,pause,partition (all); postgresFailover (PostgreSQL as a
@@ -24,7 +24,7 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
               --json        write the run's summary there (JSON)
               --wait        seconds after deadline + grace to wait for papers and grading (180)
               --ramp        the candidates start spread over this many seconds (max(10, candidates / 5))
-              --spaced      each fault once, one after the other, windows apart (all seven take ~5 min: --duration 480)
+              --spaced      each fault once, one after the other, windows apart (all seven take ~5 min: the exam 480 s)
               --recovery-target  fail when a fault's window (every service served again) is over S seconds, or a
                             candidate got a 500 or 502 in it (10 with --spaced; 0: not checked)
             Logs: .exam/drill/logs; report: docs/reports/drill-*.html (docs/drill.md).
@@ -52,7 +52,7 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
 
     public static DrillOptions parse(String[] args, long defaultSeed) {
         int candidates = 300;
-        int duration = 180;
+        Integer duration = null;
         String network = "weak";
         String seed = Long.toString(defaultSeed);
         String faults = "all";
@@ -104,7 +104,9 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
         }
         Path jsonOut = json == null || json.isEmpty() ? null : Path.of(json).toAbsolutePath().normalize();
         int target = recoveryTarget != null ? recoveryTarget : spaced ? 10 : 0;
-        return new DrillOptions(candidates, duration, network, Long.parseLong(seed), List.copyOf(kinds), redis, jsonOut,
+        // spaced, each fault takes about a minute (its injection, its window, the 15 s gap): the exam lasts for all
+        int durationSeconds = duration != null ? duration : spaced ? 60 + 60 * kinds.size() : 180;
+        return new DrillOptions(candidates, durationSeconds, network, Long.parseLong(seed), List.copyOf(kinds), redis, jsonOut,
                 wait, rampSeconds, spaced, target);
     }
 

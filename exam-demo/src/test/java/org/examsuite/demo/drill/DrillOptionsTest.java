@@ -46,6 +46,10 @@ class DrillOptionsTest {
         assertEquals(0, parse().recoveryTargetSeconds(), "the mixed schedule's windows overlap: not judged");
         assertTrue(parse("--spaced").spaced());
         assertEquals(10, parse("--spaced").recoveryTargetSeconds());
+        assertEquals(480, parse("--spaced").durationSeconds()); // all seven, a minute each, and the ramp's minute
+        assertEquals(540, parse("--spaced", "--faults", "all,postgresFailover").durationSeconds());
+        assertEquals(300, parse("--spaced", "--duration", "300").durationSeconds());
+        assertEquals(180, parse().durationSeconds());
         assertEquals(30, parse("--spaced", "--recovery-target", "30").recoveryTargetSeconds());
         assertEquals(5, parse("--recovery-target", "5").recoveryTargetSeconds());
     }

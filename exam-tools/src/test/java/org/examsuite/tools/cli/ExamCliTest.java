@@ -90,6 +90,14 @@ class ExamCliTest {
     }
 
     @Test
+    void aDrillRunsNativeOrOnTheJvmNotBoth() {
+        Run run = run("drill", "--native", "--jvm");
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().contains("--native or --jvm"), run.err());
+        assertTrue(run("drill", "--help").out().contains("--jvm"));
+    }
+
+    @Test
     void anUnknownServiceIsAUsageError() {
         Run run = run("build", "gradebook-service");
         assertEquals(2, run.exitCode());
