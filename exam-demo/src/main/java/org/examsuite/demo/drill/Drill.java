@@ -129,7 +129,7 @@ public final class Drill {
 
         step(() -> {
             Path pgBin = Path.of(env.getOrDefault("DRILL_PG_BIN", "/usr/lib/postgresql/15/bin"));
-            postgres = options.wants("postgresFailover") ? new PgHa(host, paths, pgBin) : new Postgres(host, paths, pgBin);
+            postgres = options.wants("postgresFailover") ? new PgHa(host, paths.dir().resolve("pg-ha"), paths.logs(), pgBin) : new Postgres(host, paths, pgBin);
             postgres.up();
         });
         step(() -> {

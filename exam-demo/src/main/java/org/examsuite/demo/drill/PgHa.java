@@ -33,7 +33,8 @@ public final class PgHa implements Database {
     static final List<Integer> NODE_PORTS = List.of(Topology.PG_PORT + 9, Topology.PG_PORT + 10);
 
     private final Host host;
-    private final DrillPaths paths;
+    private final Path dir;
+    private final Path logs;
     private final Path bin;
     private final boolean root = Host.isRoot();
     /** Each node's (and the monitor's) pg_autoctl process, by port: killed with its tree for a failover. */
@@ -44,14 +45,16 @@ public final class PgHa implements Database {
     private final Map<Integer, Process> keepers = new ConcurrentHashMap<>();
     private PrimaryEndpoint endpoint;
 
-    public PgHa(Host host, DrillPaths paths, Path bin) {
+    /** The monitor's and the nodes' data under {@code dir}, their logs in {@code logs} (pg-ha-*.log). */
+    public PgHa(Host host, Path dir, Path logs, Path bin) {
         this.host = host;
-        this.paths = paths;
+        this.dir = dir;
+        this.logs = logs;
         this.bin = bin;
     }
 
     private Path dir() {
-        return paths.dir().resolve("pg-ha");
+        return dir;
     }
 
     private Path nodeData(int port) {
@@ -106,7 +109,7 @@ public final class PgHa implements Database {
             }
         }
         if (!inSync(180)) {
-            throw new DrillFailure("PostgreSQL HA: no primary and synchronous secondary after 180 s (logs: .exam/drill/logs/pg-ha-*)");
+            throw new DrillFailure("PostgreSQL HA: no primary and synchronous secondary after 180 s (logs: " + logs + "/pg-ha-*)");
         }
         endpoint = new PrimaryEndpoint(Topology.PG_PORT, NODE_PORTS);
         waitFor("the read-write endpoint", 60, () -> query(Topology.PG_PORT, "postgres", "SELECT NOT pg_is_in_recovery()")
@@ -121,8 +124,8 @@ public final class PgHa implements Database {
     /** The first node's cluster, made before pg_autoctl sees it: eight replicas' pools and the verifier need 300 connections. */
     private void initdb(Path data) throws IOException {
         if (host.toLog(asUser(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
-                "--auth=trust", "-E", "UTF8")), paths.log("pg-ha-initdb.log")) != 0) {
-            throw new DrillFailure("initdb failed (log: " + paths.log("pg-ha-initdb.log") + ")");
+                "--auth=trust", "-E", "UTF8")), logs.resolve("pg-ha-initdb.log")) != 0) {
+            throw new DrillFailure("initdb failed (log: " + logs.resolve("pg-ha-initdb.log") + ")");
         }
         Files.writeString(data.resolve("postgresql.conf"), """
                 # ./exam drill (PostgreSQL HA): eight replicas × (20 reactive + 2 JDBC) connections, the verifier, headroom.
@@ -159,7 +162,7 @@ public final class PgHa implements Database {
     }
 
     private Path log(int port) {
-        return paths.log(port == MONITOR_PORT ? "pg-ha-monitor.log" : "pg-ha-node-" + port + ".log");
+        return logs.resolve(port == MONITOR_PORT ? "pg-ha-monitor.log" : "pg-ha-node-" + port + ".log");
     }
 
     /** The node ports by their state as the monitor reports them (primary, secondary, wait_primary, ...). */
@@ -336,9 +339,9 @@ public final class PgHa implements Database {
         return true;
     }
 
-    private static void waitFor(String what, int seconds, Condition condition) {
+    private void waitFor(String what, int seconds, Condition condition) {
         if (!await(seconds, condition)) {
-            throw new DrillFailure("PostgreSQL HA: no " + what + " after " + seconds + " s (logs: .exam/drill/logs/pg-ha-*)");
+            throw new DrillFailure("PostgreSQL HA: no " + what + " after " + seconds + " s (logs: " + logs + "/pg-ha-*)");
         }
     }
 }

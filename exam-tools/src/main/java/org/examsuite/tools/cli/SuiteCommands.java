@@ -27,13 +27,18 @@ final class SuiteCommands {
         @Option(names = "--native", description = "The services from their native executables (built when missing: docs/native.md).")
         boolean nativeExecutables;
 
+        @Option(names = "--pg-ha", description = "PostgreSQL as a primary and a synchronous standby under pg_auto_failover (Debian's "
+                + "packages, installed when missing), behind one read-write endpoint on 127.0.0.1:15432 that the services use "
+                + "(docs/operations.md, \"PostgreSQL failover\"); ./exam down stops it, its data stays in .exam/pg-ha.")
+        boolean pgHa;
+
         @Override
         public Integer call() {
             Toolbox tb = Exam.toolbox();
             if (nativeExecutables) {
                 tb.ws.put("EXAM_NATIVE", "1");
             }
-            tb.suite.up(redisCluster);
+            tb.suite.up(redisCluster, pgHa);
             return 0;
         }
     }

@@ -8,6 +8,7 @@ import org.examsuite.tools.infra.SuiteRedis;
 import org.examsuite.tools.stages.Stages;
 import org.examsuite.tools.suite.Builds;
 import org.examsuite.tools.suite.Drivers;
+import org.examsuite.tools.suite.HaPostgres;
 import org.examsuite.tools.suite.JvmFlags;
 import org.examsuite.tools.suite.Keys;
 import org.examsuite.tools.suite.Launcher;
@@ -43,7 +44,7 @@ final class Toolbox {
         this.launcher = new Launcher(ws, procs, pids, flags, natives, keys);
         this.redis = new SuiteRedis(ws, procs);
         this.infra = new Infra(ws, procs, pids, redis);
-        this.suite = new Suite(ws, procs, pids, infra, redis, launcher, builds);
+        this.suite = new Suite(ws, procs, pids, infra, redis, launcher, builds, new HaPostgres(ws, procs, pids, maven));
         this.drivers = new Drivers(ws, procs, maven, keys, launcher, builds);
     }
 

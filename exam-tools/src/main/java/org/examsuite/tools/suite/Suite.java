@@ -25,8 +25,10 @@ public final class Suite {
     private final SuiteRedis redis;
     private final Launcher launcher;
     private final Builds builds;
+    private final HaPostgres haPostgres;
 
-    public Suite(Workspace ws, Procs procs, PidFiles pids, Infra infra, SuiteRedis redis, Launcher launcher, Builds builds) {
+    public Suite(Workspace ws, Procs procs, PidFiles pids, Infra infra, SuiteRedis redis, Launcher launcher, Builds builds,
+            HaPostgres haPostgres) {
         this.ws = ws;
         this.procs = procs;
         this.pids = pids;
@@ -34,6 +36,7 @@ public final class Suite {
         this.redis = redis;
         this.launcher = launcher;
         this.builds = builds;
+        this.haPostgres = haPostgres;
     }
 
     public boolean allRunning() {
@@ -45,8 +48,12 @@ public final class Suite {
         return true;
     }
 
-    public void up(boolean redisCluster) {
+    /** PG_HA: PostgreSQL as a primary and a synchronous standby behind one endpoint (also when an earlier up started it). */
+    public void up(boolean redisCluster, boolean pgHa) {
         redis.choose(redisCluster);
+        if (pgHa || haPostgres.running().isPresent()) {
+            haPostgres.ensure();
+        }
         if (allRunning()) {
             String described = redis.described().orElse("unknown");
             Say.say("the suite is already running (Redis: " + described + ")");
@@ -122,6 +129,7 @@ public final class Suite {
             pids.awaitStopped(s.module(), signalled.get(s.ordinal()), 30);
         }
         redis.stop();
+        haPostgres.stop();
         infra.stopEmbedded();
         Say.say("nothing of the suite's is running");
     }
@@ -136,6 +144,8 @@ public final class Suite {
                 Say.say(String.format("%-19s not running", s.module()));
             }
         }
+        haPostgres.running().ifPresent(pid -> Say.say("PostgreSQL HA        running (pid " + pid + "): pg_auto_failover, "
+                + "read-write endpoint 127.0.0.1:" + HaPostgres.PORT + " (log: .exam/logs/pg-ha.log)"));
         pids.running(PAGE, PAGE_MARKER).ifPresent(pid -> Say.say("exam page served on port " + pagePort() + " (pid " + pid
                 + "), proctor console at /console/"));
         infra.embeddedRunning().ifPresent(pid -> Say.say("embedded PostgreSQL/Redis running (pid " + pid + ")"));
