@@ -98,13 +98,15 @@ public final class PgHa implements Database {
                 "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500",
                 "ALTER SYSTEM SET pgautofailover.node_considered_unhealthy_timeout = 2000",
                 "ALTER SYSTEM SET pgautofailover.primary_demote_timeout = 2000", "SELECT pg_reload_conf()");
+        // a pair made before (./exam up --pg-ha again, maybe after a failover): each node resumes its own role
+        boolean fresh = !Files.exists(nodeData(NODE_PORTS.get(0)).resolve("PG_VERSION"));
         for (int i = 0; i < NODE_PORTS.size(); i++) {
             int port = NODE_PORTS.get(i);
-            if (i == 0 && !Files.exists(nodeData(port).resolve("PG_VERSION"))) {
+            if (i == 0 && fresh) {
                 initdb(nodeData(port)); // pg_autoctl takes it over; the standby's base backup copies its settings
             }
             startNode(port);
-            if (i == 0) {
+            if (i == 0 && fresh) {
                 waitFor("the first node as primary", 120, () -> "single".equals(states().get(port)));
             }
         }
