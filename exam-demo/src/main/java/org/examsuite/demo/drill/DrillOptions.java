@@ -19,7 +19,7 @@ public record DrillOptions(int candidates, int durationSeconds, String network, 
               --network     the demo's network faults (weak)    --seed      seeds the candidates and the fault schedule
               --faults      comma-separated: kill,rollingRestart,redisMasterKill,redisReplicaKill,
                             postgresRestart,pause,partition (all); postgresFailover (PostgreSQL as a
-                            primary and a synchronous standby under pg_auto_failover, behind HAProxy)
+                            primary and a synchronous standby under pg_auto_failover, behind one read-write endpoint)
               --redis       cluster (six nodes on 7301-7306) or standalone (one node on 7301)
               --json        write the run's summary there (JSON)
               --wait        seconds after deadline + grace to wait for papers and grading (180)
