@@ -42,7 +42,7 @@ public class RequestDeadline {
     }
 
     private static Counter counter(MeterRegistry registry, String kind) {
-        return Counter.builder("exam_http_deadline_exceeded_total")
+        return Counter.builder("exam.http.deadline.exceeded")
                 .description("Requests answered 503 because this replica did not answer them within their deadline")
                 .tag("kind", kind).register(registry);
     }

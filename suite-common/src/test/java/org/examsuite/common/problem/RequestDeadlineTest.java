@@ -22,7 +22,7 @@ class RequestDeadlineTest {
     MeterRegistry registry;
 
     private double exceeded(String kind) {
-        var counter = registry.find("exam_http_deadline_exceeded_total").tag("kind", kind).counter();
+        var counter = registry.find("exam.http.deadline.exceeded").tag("kind", kind).counter();
         return counter == null ? 0 : counter.count();
     }
 
