@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./exam up --pg-ha}'s PostgreSQL end to end: PgHaServer brings up pg_auto_failover's monitor, a primary and a
  * synchronous standby behind the read-write endpoint on 15432, and on SIGTERM ({@code ./exam down}) stops every
- * process it started. Runs where pg_auto_failover is installed and the test is root (it runs PostgreSQL as
- * {@code postgres}); the drill installs it (docs/drill.md).
+ * process it started. Runs as root (PostgreSQL runs as {@code postgres}) where PostgreSQL 15 is installed;
+ * pg_auto_failover is installed from Debian's packages when missing, as the drill and ./exam up --pg-ha do.
  */
 class PgHaServerTest {
     @TempDir
@@ -29,8 +29,10 @@ class PgHaServerTest {
 
     @Test
     void upBehindOneEndpointAndDownLeavesNothingTwice() throws Exception {
-        assumeTrue(Host.isRoot() && new Host(System.getenv()).has("pg_autoctl")
-                && Files.exists(Path.of("/usr/lib/postgresql/15/lib/pgautofailover.so")), "pg_auto_failover is not installed");
+        Host host = new Host(System.getenv());
+        // PgHa installs pg_auto_failover when missing (apt-get, as root), as ./exam up --pg-ha does
+        assumeTrue(Host.isRoot() && Files.isExecutable(Path.of("/usr/lib/postgresql/15/bin/initdb"))
+                && (host.has("pg_autoctl") || host.has("apt-get")), "needs root, PostgreSQL 15 and pg_auto_failover or apt-get");
         assumeTrue(!portAnswers(Topology.PG_PORT), "something (a drill?) listens on " + Topology.PG_PORT);
         // postgres must reach its data under the temporary directory
         Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
