@@ -113,6 +113,10 @@ public final class PgHa implements Database {
         if (!inSync(180)) {
             throw new DrillFailure("PostgreSQL HA: no primary and synchronous secondary after 180 s (logs: " + logs + "/pg-ha-*)");
         }
+        // in sync by the monitor's states is not yet synchronous: the primary's keeper names its standby a moment later
+        waitFor("synchronous standby on the primary", 60, () -> primaryPort()
+                .flatMap(port -> query(port, "postgres", "SELECT current_setting('synchronous_standby_names')"))
+                .filter(names -> !names.isBlank()).isPresent());
         endpoint = new PrimaryEndpoint(Topology.PG_PORT, NODE_PORTS);
         waitFor("the read-write endpoint", 60, () -> query(Topology.PG_PORT, "postgres", "SELECT NOT pg_is_in_recovery()")
                 .filter("t"::equals).isPresent());

@@ -56,13 +56,24 @@ class PgHaServerTest {
                 assertTrue(System.nanoTime() < deadline, "not ready after 300 s:\n" + read(log));
                 Thread.sleep(1000);
             }
-            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + Topology.PG_PORT + "/exam", "postgres", "");
-                    ResultSet rs = c.createStatement().executeQuery(
-                            "SELECT pg_is_in_recovery(), current_setting('port'), current_setting('synchronous_standby_names')")) {
-                assertTrue(rs.next());
-                assertFalse(rs.getBoolean(1), "the endpoint leads to a writable primary");
-                assertTrue(PgHa.NODE_PORTS.contains(Integer.parseInt(rs.getString(2))), rs.getString(2));
-                assertFalse(rs.getString(3).isBlank(), "the standby is synchronous");
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + Topology.PG_PORT + "/exam", "postgres", "")) {
+                try (ResultSet rs = c.createStatement().executeQuery("SELECT pg_is_in_recovery(), current_setting('port')")) {
+                    assertTrue(rs.next());
+                    assertFalse(rs.getBoolean(1), "the endpoint leads to a writable primary");
+                    assertTrue(PgHa.NODE_PORTS.contains(Integer.parseInt(rs.getString(2))), rs.getString(2));
+                }
+                // the keeper names the standby synchronous once the monitor has seen both in their roles: a moment
+                String names = "";
+                for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); names.isBlank() && System.nanoTime() < until;) {
+                    try (ResultSet rs = c.createStatement().executeQuery("SELECT current_setting('synchronous_standby_names')")) {
+                        rs.next();
+                        names = rs.getString(1);
+                    }
+                    if (names.isBlank()) {
+                        Thread.sleep(500);
+                    }
+                }
+                assertFalse(names.isBlank(), "the standby is synchronous");
             }
         } finally {
             List<ProcessHandle> started = server.toHandle().descendants().toList();
