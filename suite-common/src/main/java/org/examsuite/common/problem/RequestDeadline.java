@@ -72,21 +72,25 @@ public class RequestDeadline {
             ctx.next();
             return;
         }
-        // set from the request's event loop, the timer runs on it too: no race with the response's own writes
-        long timer = ctx.vertx().setTimer(ms, id -> expire(ctx, read));
-        ctx.addEndHandler(ended -> ctx.vertx().cancelTimer(timer));
+        // set from the request's event loop, the timers run on it too: no race with the response's own writes
+        long[] timer = new long[1];
+        ctx.addEndHandler(ended -> ctx.vertx().cancelTimer(timer[0]));
+        arm(ctx, ms, read, timer);
         ctx.next();
     }
 
-    private void expire(RoutingContext ctx, boolean read) {
+    private void arm(RoutingContext ctx, long ms, boolean read, long[] timer) {
+        timer[0] = ctx.vertx().setTimer(ms, id -> expire(ctx, ms, read, timer));
+    }
+
+    private void expire(RoutingContext ctx, long ms, boolean read, long[] timer) {
         var response = ctx.response();
         if (response.headWritten() || response.ended() || response.closed()) {
             return;
         }
         if (BodyBudget.declaresBody(ctx) && !ctx.request().isEnded()) {
             // the client is still sending its body (a weak network): the deadline is the replica's, from the body's end
-            long timer = ctx.vertx().setTimer(read ? readMs : writeMs, id -> expire(ctx, read));
-            ctx.addEndHandler(ended -> ctx.vertx().cancelTimer(timer));
+            arm(ctx, ms, read, timer);
             return;
         }
         ctx.put(ANSWERED, Boolean.TRUE);
