@@ -77,4 +77,13 @@ public final class Probes {
         }
         return port;
     }
+
+    /** Whether a process's LOG says TEXT yet (a daemon that writes "ready" when it is). */
+    public static boolean logSays(java.nio.file.Path log, String text) {
+        try {
+            return java.nio.file.Files.readString(log, StandardCharsets.ISO_8859_1).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
 }

@@ -129,7 +129,7 @@ public final class Infra {
         // The first start unpacks PostgreSQL and runs initdb: allow for a slow machine.
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (!((!wantPg || Probes.postgres(procs, dbHost(), dbPort()))
-                && (!wantRedis || Probes.redis(url.host(), url.port())) && logSays(log, "embedded infrastructure ready"))) {
+                && (!wantRedis || Probes.redis(url.host(), url.port())) && Probes.logSays(log, "embedded infrastructure ready"))) {
             if (!PidFiles.alive(pid) || System.nanoTime() > deadline) {
                 Say.tail(log);
                 pids.stop(NAME, MARKER, 30);
@@ -143,14 +143,6 @@ public final class Infra {
         }
         if (wantRedis) {
             Say.say("Redis (embedded) at " + url.host() + ":" + url.port());
-        }
-    }
-
-    private static boolean logSays(Path log, String text) {
-        try {
-            return Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
-        } catch (IOException e) {
-            return false;
         }
     }
 

@@ -1,8 +1,5 @@
 package org.examsuite.tools.suite;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,13 +54,13 @@ public final class HaPostgres {
             Say.say("starting PostgreSQL HA (pg_auto_failover: monitor 15440, nodes 15441 and 15442, read-write endpoint "
                     + PORT + "; pid " + pid + ", log " + log + ")");
             long deadline = System.nanoTime() + 400_000_000_000L; // packages installed and two initdb on a slow machine
-            while (!says(log, READY)) {
+            while (!Probes.logSays(log, READY)) {
                 if (!PidFiles.alive(pid) || System.nanoTime() > deadline) {
                     Say.tail(log);
                     pids.stop(NAME, MARKER, 90);
                     throw new Fail("PostgreSQL HA did not come up (log: " + log + ")");
                 }
-                sleep(1000);
+                Launcher.sleep(1000);
             }
         }
         if (!Probes.postgres(procs, HOST, PORT)) {
@@ -77,22 +74,5 @@ public final class HaPostgres {
     /** SIGTERM: it stops the nodes and the monitor (each keeper stops its PostgreSQL) before it exits. */
     public void stop() {
         pids.stop(NAME, MARKER, 90);
-    }
-
-    private static boolean says(Path log, String text) {
-        try {
-            return Files.readString(log, StandardCharsets.ISO_8859_1).contains(text);
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Fail("interrupted");
-        }
     }
 }
