@@ -11,7 +11,8 @@
  *   /api/v1/results|sagas|archive     → grading-saga        (EXAM_GRADING_URL,    http://127.0.0.1:8084)
  *
  * /internal and /q are never proxied (as at the ingress). WebSocket upgrades
- * (/api/v1/sessions/{id}/live) are passed through. Port: EXAM_CLIENT_PORT or PORT (8080);
+ * (/api/v1/sessions/{id}/live) are passed through. /console/config.json tells the console where staff sign in
+ * (EXAM_CONSOLE_ISSUER, EXAM_CONSOLE_CLIENT_ID; see consoleConfigFromEnv). Port: EXAM_CLIENT_PORT or PORT (8080);
  * bind address: EXAM_CLIENT_HOST (127.0.0.1; 0.0.0.0 in a container).
  */
 import http from 'node:http';
@@ -51,9 +52,29 @@ const TYPES = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
+/** The page's CSP; the console's sign-in talks to the identity provider (token exchange and refresh), so its origin may be connected to. */
+function contentSecurityPolicy(idpOrigin) {
+  const connect = idpOrigin ? `'self' ${idpOrigin}` : "'self'";
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+}
+
+/**
+ * Where the console signs staff in (OpenID Connect, authorization code + PKCE): the provider's issuer and the
+ * console's client id, from EXAM_CONSOLE_ISSUER and EXAM_CONSOLE_CLIENT_ID (./exam up --idp sets both). Without an
+ * issuer the console asks for a pasted operator token (the local dev path).
+ */
+export function consoleConfigFromEnv(env = process.env) {
+  const issuer = (env.EXAM_CONSOLE_ISSUER || '').replace(/\/+$/, '');
+  if (!issuer) return { issuer: null, clientId: null };
+  const parsed = new URL(issuer); // a wrong setting stops the server at start, not a sign-in later
+  if (parsed.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) {
+    throw new Error(`EXAM_CONSOLE_ISSUER must be https (plain http only on loopback): ${issuer}`);
+  }
+  return { issuer, clientId: env.EXAM_CONSOLE_CLIENT_ID || 'exam-console' };
+}
+
 const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy': contentSecurityPolicy(null),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   // The service worker keeps its own copy for offline reloads; the network copy is always fresh.
@@ -111,7 +132,12 @@ function forwardHeaders(req, target) {
  * @param {{upstreams?: Record<string,string>, root?: string}} [opts]
  * @returns {http.Server}
  */
-export function createExamClientServer({ upstreams = upstreamsFromEnv(), root = HERE } = {}) {
+export function createExamClientServer({ upstreams = upstreamsFromEnv(), root = HERE, consoleConfig = consoleConfigFromEnv() } = {}) {
+  const pageHeaders = {
+    ...SECURITY_HEADERS,
+    'content-security-policy': contentSecurityPolicy(consoleConfig.issuer ? new URL(consoleConfig.issuer).origin : null),
+  };
+  const consoleJson = JSON.stringify(consoleConfig);
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://local');
     if (url.pathname.startsWith('/api/')) {
@@ -140,20 +166,24 @@ export function createExamClientServer({ upstreams = upstreamsFromEnv(), root = 
     if (req.method !== 'GET' && req.method !== 'HEAD') return problem(res, 405, 'METHOD_NOT_ALLOWED', req.method);
     // the console's pages use absolute paths, but a typed "/console" should still land there
     if (url.pathname === '/console') {
-      res.writeHead(308, { location: '/console/', ...SECURITY_HEADERS });
+      res.writeHead(308, { location: '/console/', ...pageHeaders });
       return res.end();
+    }
+    if (url.pathname === '/console/config.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(consoleJson), ...pageHeaders });
+      return res.end(req.method === 'HEAD' ? undefined : consoleJson);
     }
     const file = staticFile(root, url.pathname);
     let info = null;
     if (file) info = await stat(file).catch(() => null);
     if (!info || !info.isFile()) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...pageHeaders });
       return res.end('not found');
     }
     res.writeHead(200, {
       'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
       'content-length': info.size,
-      ...SECURITY_HEADERS,
+      ...pageHeaders,
     });
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);

@@ -2,12 +2,16 @@
  * The proctor console: plain ES module, no framework, no build step. Everything the server
  * sends is shown with textContent (never innerHTML), except the prompts and options of Markdown
  * questions, which go through the exam page's renderer (/content.js: markdown-it without raw
- * HTML, DOMPurify, KaTeX, highlight.js), loaded when the questions are first shown. The operator
- * token lives in this tab's sessionStorage and travels only in the Authorization header — or, for
+ * HTML, DOMPurify, KaTeX, highlight.js), loaded when the questions are first shown. Staff sign in through
+ * the organisation's OpenID Connect provider when /console/config.json names one (oidc.js: code + PKCE),
+ * else with a pasted operator token (the local dev path). The token
+ * lives in this tab's sessionStorage and travels only in the Authorization header — or, for
  * the exam's watch socket, in Sec-WebSocket-Protocol, as browsers allow (docs/api.md §3.9) —
  * never in a URL or a log. Live updates come over that socket; while it is down the console
  * polls every 2 s.
  */
+import { createOidc } from './oidc.js';
+
 const TOKEN_KEY = 'examConsole.operatorToken';
 const POLL_MS = 2000;
 /** Changes that need the page read again (a new session, a filter it may leave) are gathered this long. */
@@ -38,8 +42,11 @@ class ApiError extends Error {
   }
 }
 
+/** The sign-in through the identity provider, or null (pasted tokens); set before the first route(). */
+let oidc = null;
+
 function token() {
-  return sessionStorage.getItem(TOKEN_KEY);
+  return oidc ? oidc.accessToken() : sessionStorage.getItem(TOKEN_KEY);
 }
 
 async function api(method, path, body, headers = {}) {
@@ -68,7 +75,8 @@ async function api(method, path, body, headers = {}) {
   }
   if (res.status === 401) {
     // an expired or revoked token: back to the sign-in, never retried with the same token
-    signOut('Your operator token was refused (expired or not an operator token). Sign in again.');
+    signOut(oidc ? 'Your sign-in was refused or has expired. Sign in again.'
+      : 'Your operator token was refused (expired or not an operator token). Sign in again.');
     throw new ApiError(401, json);
   }
   if (!res.ok) throw new ApiError(res.status, json);
@@ -132,15 +140,23 @@ function signOut(message) {
   $('signout').hidden = true;
   show('login');
   $('login-error').textContent = message || '';
-  $('token').value = '';
-  $('token').focus();
+  $('token-form').hidden = Boolean(oidc);
+  $('idp-form').hidden = !oidc;
+  if (oidc) $('idp-signin').focus();
+  else {
+    $('token').value = '';
+    $('token').focus();
+  }
 }
 
-/** The operator's name from the token's subject, for the header only (the server verifies the token). */
-function subjectOf(jwt) {
+/** Who the token names, for the header only (the server verifies the token): name or subject, and staff roles. */
+function whoOf(jwt) {
   try {
     const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    return JSON.parse(atob(payload)).sub || null;
+    const claims = JSON.parse(decodeURIComponent(escape(atob(payload))));
+    const name = claims.name || claims.preferred_username || claims.sub || null;
+    const roles = (Array.isArray(claims.groups) ? claims.groups : []).filter((r) => r !== 'operator');
+    return name && roles.length ? `${name} (${roles.join(', ')})` : name;
   } catch {
     return null;
   }
@@ -150,8 +166,8 @@ function route() {
   stopPolling();
   say(''); // a message belongs to the screen it was said on
   if (!token()) return signOut();
-  const sub = subjectOf(token());
-  $('who').textContent = sub ? `Signed in as ${sub}` : 'Signed in';
+  const who = whoOf(token());
+  $('who').textContent = who ? `Signed in as ${who}` : 'Signed in';
   $('who').hidden = false;
   $('signout').hidden = false;
   const m = /^#\/exams\/([^/]+)$/.exec(location.hash);
@@ -161,7 +177,7 @@ function route() {
 
 // ---- login ----------------------------------------------------------------------------
 
-$('login-form').addEventListener('submit', async (event) => {
+$('token-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const value = $('token').value.trim().replace(/^Bearer\s+/i, '');
   $('login-error').textContent = '';
@@ -187,9 +203,20 @@ $('login-form').addEventListener('submit', async (event) => {
   else route();
 });
 
-$('signout').addEventListener('click', () => {
+$('signout').addEventListener('click', async () => {
   location.hash = '';
+  if (oidc && (await oidc.signOut())) return; // off to the provider, back here signed out
   signOut('Signed out.');
+});
+
+$('idp-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  $('login-error').textContent = '';
+  try {
+    await oidc.signIn();
+  } catch (err) {
+    $('login-error').textContent = `Cannot sign in: ${err.message}`;
+  }
 });
 
 // ---- the exams list -------------------------------------------------------------------
@@ -953,6 +980,27 @@ $('exam-announce').addEventListener('click', actAnnounce);
 $('exam-extend').addEventListener('click', actExamExtend);
 $('exam-resume').addEventListener('click', () => actExam('resume'));
 
-window.addEventListener('hashchange', route);
-document.body.dataset.booted = 'true';
-route();
+/** Where staff sign in (server.mjs's /console/config.json); back from the provider, the code is exchanged first. */
+async function boot() {
+  let message = '';
+  try {
+    const res = await fetch('/console/config.json', { cache: 'no-store' });
+    const config = res.ok ? await res.json() : {};
+    if (config.issuer) {
+      oidc = createOidc(config);
+      oidc.onTokens((t) => {
+        if (!t) signOut('Your session with the identity provider ended. Sign in again.');
+      });
+      const hash = await oidc.completeSignIn();
+      if (hash && location.hash !== hash) location.hash = hash;
+    }
+  } catch (err) {
+    message = `Cannot sign in: ${err.message}`;
+  }
+  window.addEventListener('hashchange', route);
+  document.body.dataset.booted = 'true';
+  route();
+  if (message) $('login-error').textContent = message;
+}
+
+boot();

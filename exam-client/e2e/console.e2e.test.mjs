@@ -375,7 +375,7 @@ test('console: an exam opened while the sign-in is still being checked is shown 
 
 test('console: signing out forgets the token; a candidate token or a non-token is refused at sign-in', { skip }, async () => {
   await proctor.getByRole('button', { name: 'Sign out' }).click();
-  await proctor.getByRole('heading', { name: 'Sign in with an operator token' }).waitFor();
+  await proctor.getByRole('heading', { name: 'Sign in' }).waitFor();
   assert.equal(await proctor.evaluate(() => sessionStorage.length), 0);
   const box = proctor.getByRole('textbox', { name: 'Operator token' });
   await box.fill('not a token');

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { createExamClientServer, routeApi } from '../server.mjs';
+import { createExamClientServer, consoleConfigFromEnv, routeApi } from '../server.mjs';
 
 test('API prefixes are routed as the ingress routes them', () => {
   assert.equal(routeApi('/api/v1/exams'), 'session');
@@ -33,7 +33,10 @@ before(async () => {
   });
   await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
   const up = `http://127.0.0.1:${upstream.address().port}`;
-  server = createExamClientServer({ upstreams: { session: up, answer: up, submission: up, grading: 'http://127.0.0.1:1' } });
+  server = createExamClientServer({
+    upstreams: { session: up, answer: up, submission: up, grading: 'http://127.0.0.1:1' },
+    consoleConfig: { issuer: null, clientId: null },
+  });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${server.address().port}`;
 });
@@ -133,4 +136,27 @@ test('the service worker keeps the page\'s own modules and the vendored scripts 
   } finally {
     server.close();
   }
+});
+
+test('the console learns where staff sign in from /console/config.json; the provider is the only other origin it may connect to', async () => {
+  const plain = await fetch(`${base}/console/config.json`);
+  assert.equal(plain.status, 200);
+  assert.deepEqual(await plain.json(), { issuer: null, clientId: null });
+  assert.match(plain.headers.get('content-security-policy'), /connect-src 'self';/);
+
+  const withIdp = createExamClientServer({
+    upstreams: { session: 'http://127.0.0.1:1', answer: 'http://127.0.0.1:1', submission: 'http://127.0.0.1:1', grading: 'http://127.0.0.1:1' },
+    consoleConfig: consoleConfigFromEnv({ EXAM_CONSOLE_ISSUER: 'https://idp.example.org/realms/school/', EXAM_CONSOLE_CLIENT_ID: 'console' }),
+  });
+  await new Promise((r) => withIdp.listen(0, '127.0.0.1', r));
+  try {
+    const res = await fetch(`http://127.0.0.1:${withIdp.address().port}/console/config.json`);
+    assert.deepEqual(await res.json(), { issuer: 'https://idp.example.org/realms/school', clientId: 'console' });
+    assert.match(res.headers.get('content-security-policy'), /connect-src 'self' https:\/\/idp\.example\.org;/);
+  } finally {
+    withIdp.close();
+  }
+  assert.throws(() => consoleConfigFromEnv({ EXAM_CONSOLE_ISSUER: 'http://idp.example.org/realms/school' }), /must be https/);
+  assert.deepEqual(consoleConfigFromEnv({ EXAM_CONSOLE_ISSUER: 'http://127.0.0.1:8180/realms/exam-suite' }),
+    { issuer: 'http://127.0.0.1:8180/realms/exam-suite', clientId: 'exam-console' });
 });

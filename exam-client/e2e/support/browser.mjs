@@ -28,9 +28,12 @@ export function artifact(name) {
   return path.join(ARTIFACTS, name);
 }
 
-/** server.mjs on a free loopback port, proxying to `upstreams`. Resolves {server, baseUrl}. */
-export async function servePage(upstreams) {
-  const server = createExamClientServer({ upstreams });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+/**
+ * server.mjs on a loopback port (a free one unless `port`), proxying to `upstreams`; the console signs in with pasted
+ * tokens unless `consoleConfig` names an identity provider. Resolves {server, baseUrl}.
+ */
+export async function servePage(upstreams, { port = 0, consoleConfig = { issuer: null, clientId: null } } = {}) {
+  const server = createExamClientServer({ upstreams, consoleConfig });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { server, baseUrl: `http://127.0.0.1:${server.address().port}` };
 }

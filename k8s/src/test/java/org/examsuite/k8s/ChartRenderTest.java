@@ -6,6 +6,7 @@ import static org.examsuite.k8s.Chart.fullName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -272,6 +273,23 @@ class ChartRenderTest {
         assertEquals("RS256", data.path("EXAM_OPERATOR_SIGNATURE_ALGORITHM").asText());
         assertFalse(data.has("EXAM_DB_PASSWORD"), "passwords are never in a ConfigMap");
         assertEquals("25s", data.path("QUARKUS_SHUTDOWN_TIMEOUT").asText(), "drains within the grace period");
+    }
+
+    @Test
+    void staffSignInThroughTheOrganisationsProviderIsOffUntilItIsNamed() {
+        JsonNode off = Chart.render(Chart.Values.defaults()).get("ConfigMap", "exam-suite-config").path("data");
+        assertFalse(off.has("EXAM_STAFF_SIGN_IN"), "off by default: the services then contact no identity provider");
+        JsonNode on = Chart.render(Chart.Values.defaults().set("auth.staff.enabled", true)
+                .set("auth.staff.issuer", "https://login.example.com/realms/exams")).get("ConfigMap", "exam-suite-config").path("data");
+        assertEquals("true", on.path("EXAM_STAFF_SIGN_IN").asText());
+        assertEquals("https://login.example.com/realms/exams", on.path("EXAM_STAFF_ISSUER").asText());
+        assertEquals("exam-operator", on.path("EXAM_STAFF_AUDIENCE").asText());
+        assertEquals("groups", on.path("EXAM_STAFF_ROLE_CLAIM").asText());
+        assertEquals("RS256", on.path("EXAM_STAFF_SIGNATURE_ALGORITHM").asText());
+        Exception noIssuer = assertThrows(Exception.class, () -> Chart.template(Chart.Values.defaults().set("auth.staff.enabled", true)));
+        assertTrue(noIssuer.getMessage().contains("auth.staff.issuer"), noIssuer.getMessage());
+        assertThrows(Exception.class, () -> Chart.template(Chart.Values.defaults().set("auth.staff.enabled", true)
+                .set("auth.staff.issuer", "http://login.example.com/realms/exams")), "plain http only on loopback");
     }
 
     @Test

@@ -86,7 +86,7 @@ final class RunCommands {
                 tb.ws.put("EXAM_NATIVE", "1");
             }
             boolean wasRunning = tb.suite.allRunning();
-            tb.suite.up(false, false);
+            tb.suite.up(false, false, false);
             Say.say("");
             List<String> args = new Forward().put("--candidates", candidates).put("--duration", duration).put("--network", network)
                     .put("--seed", seed).put("--grace", grace).put("--ramp", ramp).put("--wait", wait)
@@ -125,7 +125,7 @@ final class RunCommands {
         public Integer call() {
             Toolbox tb = Exam.toolbox();
             boolean wasRunning = tb.suite.allRunning();
-            tb.suite.up(false, false);
+            tb.suite.up(false, false, false);
             Say.say("");
             int rc = tb.drivers.fuzz(new Forward().put("--requests", requests).put("--seed", seed).put("--batch", batch)
                     .put("--flows", flows).put("--json", json).args(), null);

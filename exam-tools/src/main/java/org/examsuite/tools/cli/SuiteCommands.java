@@ -32,13 +32,19 @@ final class SuiteCommands {
                 + "(docs/operations.md, \"PostgreSQL failover\"); ./exam down stops it, its data stays in .exam/pg-ha.")
         boolean pgHa;
 
+        @Option(names = "--idp", description = "Staff sign in through a real OpenID Connect provider: Keycloak (Maven Central's "
+                + "keycloak-quarkus-dist, on Java 21+) on 127.0.0.1:8180 with the realm exam-suite imported from exam-tools' "
+                + "idp/exam-suite-realm.json; the services verify staff tokens by its discovery and JWKS, the console signs in "
+                + "through it (docs/operations.md, \"Staff sign-in\"); ./exam down stops it, its data stays in .exam/idp.")
+        boolean idp;
+
         @Override
         public Integer call() {
             Toolbox tb = Exam.toolbox();
             if (nativeExecutables) {
                 tb.ws.put("EXAM_NATIVE", "1");
             }
-            tb.suite.up(redisCluster, pgHa);
+            tb.suite.up(redisCluster, pgHa, idp);
             return 0;
         }
     }
@@ -63,19 +69,43 @@ final class SuiteCommands {
     }
 
     @Command(name = "token", mixinStandardHelpOptions = true,
-            description = {"Print a JWT for the local suite, signed with the dev keys in .exam/keys (the token is the last line of stdout).",
-                "operator: 8 h, for the API and the proctor console; service: 15 min, for calling /internal by hand."})
+            description = {"Print a JWT for the local suite (the token is the last line of stdout).",
+                "operator: 8 h, signed with the dev keys in .exam/keys, for the API and the proctor console; service: 15 min, "
+                    + "for calling /internal by hand.",
+                "admin, author, proctor, grader: a realm user's token from the identity provider of ./exam up --idp (5 min), "
+                    + "as scripts and checks act as each staff role."})
     static final class Token implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "KIND", description = "operator or service")
+        @Parameters(index = "0", paramLabel = "KIND", description = "operator, service, admin, author, proctor or grader")
         String kind;
 
-        @Parameters(index = "1", arity = "0..1", paramLabel = "SUBJECT", description = "the token's subject")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "SUBJECT", description = "the token's subject (operator, service)")
         String subject;
+
+        @Option(names = "--org", paramLabel = "ORG", description = "a staff member of this organisation (the realm's example-org by default)")
+        String org;
+
+        @Option(names = "--exam", paramLabel = "EXAM_ID", description = "assign the staff member to this exam first")
+        String exam;
 
         @Override
         public Integer call() {
-            System.out.println(Exam.toolbox().drivers.token(kind, subject));
+            Toolbox tb = Exam.toolbox();
+            if (staffRoles().contains(kind)) {
+                if (subject != null) {
+                    throw Fail.usage("a staff token is a realm user's: --org and --exam choose it, not a SUBJECT");
+                }
+                System.out.println(tb.keycloak.token(kind, org, exam));
+                return 0;
+            }
+            if (org != null || exam != null) {
+                throw Fail.usage("--org and --exam are for the staff roles' tokens (admin, author, proctor, grader)");
+            }
+            System.out.println(tb.drivers.token(kind, subject));
             return 0;
+        }
+
+        private static List<String> staffRoles() {
+            return List.of("admin", "author", "proctor", "grader");
         }
     }
 

@@ -9,6 +9,7 @@ import org.examsuite.tools.stages.Stages;
 import org.examsuite.tools.suite.Builds;
 import org.examsuite.tools.suite.Drivers;
 import org.examsuite.tools.suite.HaPostgres;
+import org.examsuite.tools.suite.Keycloak;
 import org.examsuite.tools.suite.JvmFlags;
 import org.examsuite.tools.suite.Keys;
 import org.examsuite.tools.suite.Launcher;
@@ -31,6 +32,7 @@ final class Toolbox {
     final Infra infra;
     final Suite suite;
     final Drivers drivers;
+    final Keycloak keycloak;
 
     Toolbox(Workspace ws) {
         this.ws = ws;
@@ -44,12 +46,13 @@ final class Toolbox {
         this.launcher = new Launcher(ws, procs, pids, flags, natives, keys);
         this.redis = new SuiteRedis(ws, procs);
         this.infra = new Infra(ws, procs, pids, redis);
-        this.suite = new Suite(ws, procs, pids, infra, redis, launcher, builds, new HaPostgres(ws, procs, pids, maven));
+        this.keycloak = new Keycloak(ws, procs, pids, maven);
+        this.suite = new Suite(ws, procs, pids, infra, redis, launcher, builds, new HaPostgres(ws, procs, pids, maven), keycloak);
         this.drivers = new Drivers(ws, procs, maven, keys, launcher, builds);
     }
 
     Stages stages() {
-        return new Stages(ws, procs, pids, launcher, builds, natives, drivers, () -> images().stage());
+        return new Stages(ws, procs, pids, launcher, builds, natives, drivers, () -> images().stage(), keycloak);
     }
 
     org.examsuite.tools.images.Images images() {

@@ -40,6 +40,16 @@ final class StageSuite {
         return ws.runDir().resolve("test-shared-suite");
     }
 
+    /** Does any of the four run already (started by an earlier stage or by ./exam up)? */
+    boolean anyRunning() {
+        for (Service s : Service.values()) {
+            if (launcher.running(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The services up and ready; how many this stage started. */
     int up() {
         builds.flavour();

@@ -16,6 +16,7 @@ import org.examsuite.tools.host.Workspace;
 import org.examsuite.tools.infra.LocalCluster;
 import org.examsuite.tools.suite.Builds;
 import org.examsuite.tools.suite.Drivers;
+import org.examsuite.tools.suite.Keycloak;
 import org.examsuite.tools.suite.Launcher;
 import org.examsuite.tools.suite.NativeBuilds;
 import org.examsuite.tools.suite.Service;
@@ -42,10 +43,11 @@ public final class Stages {
     private final Drivers drivers;
     private final Tools tools;
     private final java.util.function.IntSupplier images;
+    private final Keycloak idp;
 
-    /** IMAGES: the images stage (./exam images' code, wired by the command line). */
+    /** IMAGES: the images stage (./exam images' code, wired by the command line); IDP: the e2e stage's sign-in. */
     public Stages(Workspace ws, Procs procs, PidFiles pids, Launcher launcher, Builds builds, NativeBuilds natives, Drivers drivers,
-            java.util.function.IntSupplier images) {
+            java.util.function.IntSupplier images, Keycloak idp) {
         this.ws = ws;
         this.procs = procs;
         this.suite = new StageSuite(ws, pids, launcher, builds);
@@ -53,6 +55,7 @@ public final class Stages {
         this.drivers = drivers;
         this.tools = new Tools(ws, procs);
         this.images = images;
+        this.idp = idp;
     }
 
     public int run(Stage stage) {
@@ -214,18 +217,30 @@ public final class Stages {
         if (!procs.need("node", "nodejs") || !procs.need("npm", "npm") || !procs.need("chromium", "chromium")) {
             return 1;
         }
-        suite.up();
-        // the console's journeys put a candidate's page on a second replica
-        int replica = suite.sessionReplica();
-        Path dir = ws.path("exam-client");
-        if (!Files.isDirectory(dir.resolve("node_modules"))) {
-            int rc = procs.run(List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), dir);
-            if (rc != 0) {
-                return rc;
+        // staff sign in through Keycloak (console-signin.e2e): up before the services, which then verify its tokens
+        boolean servicesRan = suite.anyRunning();
+        idp.ensure();
+        try {
+            if (servicesRan) {
+                Say.warn("services started before this stage (./exam up without --idp?) do not know the identity provider: ./exam down first");
             }
+            suite.up();
+            // the console's journeys put a candidate's page on a second replica
+            int replica = suite.sessionReplica();
+            Path dir = ws.path("exam-client");
+            if (!Files.isDirectory(dir.resolve("node_modules"))) {
+                int rc = procs.run(List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), dir);
+                if (rc != 0) {
+                    return rc;
+                }
+            }
+            return procs.tee(List.of("npm", "run", "e2e"), Map.of("EXAM_E2E_REQUIRE_SUITE", "1",
+                    "EXAM_E2E_SESSION_REPLICA_URL", "http://127.0.0.1:" + replica, "EXAM_E2E_REQUIRE_IDP", "1",
+                    "EXAM_E2E_IDP_ISSUER", Keycloak.ISSUER, "EXAM_E2E_CONSOLE_PORT", Integer.toString(Keycloak.CONSOLE_PORT)),
+                    dir, ws.logDir().resolve("test-e2e.log"));
+        } finally {
+            idp.stop(); // the later stages use the dev operator tokens only; its memory is theirs
         }
-        return procs.tee(List.of("npm", "run", "e2e"), Map.of("EXAM_E2E_REQUIRE_SUITE", "1",
-                "EXAM_E2E_SESSION_REPLICA_URL", "http://127.0.0.1:" + replica), dir, ws.logDir().resolve("test-e2e.log"));
     }
 
     /**

@@ -26,9 +26,10 @@ public final class Suite {
     private final Launcher launcher;
     private final Builds builds;
     private final HaPostgres haPostgres;
+    private final Keycloak idp;
 
     public Suite(Workspace ws, Procs procs, PidFiles pids, Infra infra, SuiteRedis redis, Launcher launcher, Builds builds,
-            HaPostgres haPostgres) {
+            HaPostgres haPostgres, Keycloak idp) {
         this.ws = ws;
         this.procs = procs;
         this.pids = pids;
@@ -37,6 +38,7 @@ public final class Suite {
         this.launcher = launcher;
         this.builds = builds;
         this.haPostgres = haPostgres;
+        this.idp = idp;
     }
 
     public boolean allRunning() {
@@ -48,11 +50,18 @@ public final class Suite {
         return true;
     }
 
-    /** PG_HA: PostgreSQL as a primary and a synchronous standby behind one endpoint (also when an earlier up started it). */
-    public void up(boolean redisCluster, boolean pgHa) {
+    /**
+     * PG_HA: PostgreSQL as a primary and a synchronous standby behind one endpoint; IDP: staff sign in through Keycloak
+     * (each also when an earlier up started it).
+     */
+    public void up(boolean redisCluster, boolean pgHa, boolean withIdp) {
         redis.choose(redisCluster);
         if (pgHa || haPostgres.running().isPresent()) {
             haPostgres.ensure();
+        }
+        boolean signIn = withIdp || idp.running().isPresent();
+        if (signIn) {
+            idp.ensure();
         }
         if (allRunning()) {
             String described = redis.described().orElse("unknown");
@@ -80,11 +89,18 @@ public final class Suite {
         if (pids.running(PAGE, PAGE_MARKER).isPresent()) {
             int port = pagePort();
             Say.say(String.format("  %-19s http://127.0.0.1:%d/   (log: .exam/logs/exam-client.log)", "exam page", port));
-            Say.say(String.format("  %-19s http://127.0.0.1:%d/console/   (sign in with ./exam token operator <name>)", "proctor console", port));
+            Say.say(String.format("  %-19s http://127.0.0.1:%d/console/   (%s)", "proctor console", port, signIn
+                    ? "sign in as ada, arthur, priya or greg; password in .exam/idp/staff-password"
+                    : "sign in with ./exam token operator <name>"));
         }
         Say.say("  health, metrics, API: /q/health/ready, /q/metrics, /q/openapi on each");
         Say.say("  PostgreSQL " + infra.dbHost() + ":" + infra.dbPort() + "/" + ws.env("EXAM_DB_NAME") + ", Redis "
                 + redis.described().orElse(ws.env("EXAM_REDIS_URL")));
+        if (signIn) {
+            Say.say(String.format("  %-19s %s   (log: .exam/logs/idp.log; admin password in .exam/idp/admin-password)",
+                    "identity provider", Keycloak.ISSUER));
+            Say.say("  staff tokens: ./exam token admin|author|proctor|grader [--org ORG] [--exam EXAM_ID]");
+        }
         Say.say("  operator token: ./exam token operator      stop: ./exam down");
     }
 
@@ -130,6 +146,7 @@ public final class Suite {
         }
         redis.stop();
         haPostgres.stop();
+        idp.stop();
         infra.stopEmbedded();
         Say.say("nothing of the suite's is running");
     }
@@ -146,6 +163,8 @@ public final class Suite {
         }
         haPostgres.running().ifPresent(pid -> Say.say("PostgreSQL HA        running (pid " + pid + "): pg_auto_failover, "
                 + "read-write endpoint 127.0.0.1:" + HaPostgres.PORT + " (log: .exam/logs/pg-ha.log)"));
+        idp.running().ifPresent(pid -> Say.say("identity provider    running (pid " + pid + "): Keycloak, " + Keycloak.ISSUER
+                + " (log: .exam/logs/idp.log)"));
         pids.running(PAGE, PAGE_MARKER).ifPresent(pid -> Say.say("exam page served on port " + pagePort() + " (pid " + pid
                 + "), proctor console at /console/"));
         infra.embeddedRunning().ifPresent(pid -> Say.say("embedded PostgreSQL/Redis running (pid " + pid + ")"));

@@ -64,7 +64,7 @@ class SuiteUpDownTest {
         launcher = new Launcher(ws, procs, pids, new JvmFlags(ws, procs), natives, new Keys(ws));
         SuiteRedis redis = new SuiteRedis(ws, procs);
         suite = new Suite(ws, procs, pids, new Infra(ws, procs, pids, redis), redis, launcher, new Builds(ws, maven, natives),
-                new HaPostgres(ws, procs, pids, maven));
+                new HaPostgres(ws, procs, pids, maven), new Keycloak(ws, procs, pids, maven));
     }
 
     @Test
@@ -74,14 +74,14 @@ class SuiteUpDownTest {
         }
         workspace();
         try {
-            suite.up(false, false);
+            suite.up(false, false, false);
             assertTrue(suite.allRunning());
             for (Service s : Service.values()) {
                 assertEquals(200, Probes.httpStatus("127.0.0.1", s.port(), "/q/health/ready"), s.module());
                 assertTrue(Files.isRegularFile(home.resolve(".exam/run/" + s.module() + ".pid")));
             }
             assertTrue(Files.isRegularFile(home.resolve(".exam/keys/paper.private.pem")), "up makes the dev keys");
-            suite.up(false, false); // again: reports it runs, starts nothing
+            suite.up(false, false, false); // again: reports it runs, starts nothing
             suite.status();
         } finally {
             suite.down();

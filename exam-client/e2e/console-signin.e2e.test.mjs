@@ -1,0 +1,130 @@
+/**
+ * Staff sign in to the proctor console through a real identity provider — the Keycloak of `./exam up --idp` (realm
+ * exam-suite, idp/exam-suite-realm.json) — in headless Chromium, against the RUNNING SUITE whose services verify the
+ * realm's tokens by discovery and JWKS: authorization code + PKCE, who is signed in, the access token renewed, sign-out
+ * ending the provider's session; and a rotation of the realm's signing key, after which tokens signed by the old key and
+ * by the new one are both accepted, with no restart.
+ *
+ * Needs EXAM_E2E_IDP_ISSUER (the realm's issuer) and the console's origin the realm was imported with
+ * (EXAM_E2E_CONSOLE_PORT, 8080); the staff and admin passwords are read from .exam/idp. Skips without them, fails with
+ * EXAM_E2E_REQUIRE_IDP=1 (./exam test e2e sets it).
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { launch, artifact, servePage } from './support/browser.mjs';
+import { REPO, upstreams, suiteSkip } from './support/suite.mjs';
+
+const ISSUER = process.env.EXAM_E2E_IDP_ISSUER || null;
+const PORT = Number(process.env.EXAM_E2E_CONSOLE_PORT || 8080);
+const IDP_DIR = path.join(REPO, '.exam', 'idp');
+const secret = (name) => readFileSync(path.join(IDP_DIR, name), 'utf8').trim();
+
+let skip = await suiteSkip();
+if (!skip && (!ISSUER || !existsSync(path.join(IDP_DIR, 'staff-password')))) {
+  if (process.env.EXAM_E2E_REQUIRE_IDP === '1') throw new Error('sign-in e2e required but EXAM_E2E_IDP_ISSUER or .exam/idp is missing (./exam up --idp)');
+  skip = 'no identity provider (./exam up --idp, then EXAM_E2E_IDP_ISSUER=http://127.0.0.1:8180/realms/exam-suite)';
+}
+
+let browser;
+let pageServer;
+let baseUrl;
+
+before(async () => {
+  if (skip) return;
+  browser = await launch();
+  ({ server: pageServer, baseUrl } = await servePage(upstreams, { port: PORT, consoleConfig: { issuer: ISSUER, clientId: 'exam-console' } }));
+});
+
+after(async () => {
+  await browser?.close();
+  pageServer?.close();
+});
+
+async function tokenFor(username) {
+  const res = await fetch(`${ISSUER}/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'exam-cli', username, password: secret('staff-password') }),
+  });
+  assert.equal(res.status, 200, `a token for ${username}`);
+  return (await res.json()).access_token;
+}
+
+const kidOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()).kid;
+
+async function examsWith(token) {
+  const res = await fetch(`${upstreams.session}/api/v1/exams?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+test('console: a proctor signs in through the identity provider (code + PKCE), is named, stays signed in, signs out', { skip }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Operator token' }).isVisible(), false, 'no pasted tokens with a provider');
+    await page.getByRole('button', { name: 'Sign in with your organisation' }).click();
+    await page.waitForURL((url) => url.href.startsWith(ISSUER));
+    const authorize = new URL(page.url());
+    assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+    await page.locator('#username').fill('priya');
+    await page.locator('#password').fill(secret('staff-password'));
+    await page.locator('#kc-login').click();
+    await page.waitForURL((url) => url.href.startsWith(`${baseUrl}/console/`));
+    await page.getByText('Signed in as Priya Proctor (proctor)').waitFor();
+    await page.locator('#exams').waitFor({ state: 'visible' });
+    assert.equal(new URL(page.url()).search, '', 'the code is gone from the address bar');
+    await page.screenshot({ path: artifact('console-signin.png') });
+
+    // the access token is renewed with the refresh token: a new one, still accepted
+    const before = await page.evaluate(() => JSON.parse(sessionStorage.getItem('examConsole.oidcTokens')));
+    assert.ok(before.refreshToken, 'a refresh token is kept');
+    const renewed = await page.evaluate(async () => {
+      const { createOidc } = await import('/console/oidc.js');
+      const config = await (await fetch('/console/config.json')).json();
+      return (await createOidc(config).renew()).accessToken;
+    });
+    assert.notEqual(renewed, before.accessToken);
+    assert.equal(await examsWith(renewed), 200);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${baseUrl}/console/`));
+    await page.getByRole('button', { name: 'Sign in with your organisation' }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('examConsole.oidcTokens')), null);
+    // the provider's session ended too: signing in again asks for the password
+    await page.getByRole('button', { name: 'Sign in with your organisation' }).click();
+    await page.locator('#password').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a rotation of the realm key is picked up with no restart: tokens of the old key and of the new one are accepted', { skip }, async () => {
+  const oldToken = await tokenFor('greg');
+  assert.equal(await examsWith(oldToken), 200);
+  const admin = await fetch(`${new URL(ISSUER).origin}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: secret('admin-password') }),
+  }).then((r) => r.json());
+  const realm = await fetch(`${new URL(ISSUER).origin}/admin/realms/exam-suite`, { headers: { authorization: `Bearer ${admin.access_token}` } })
+    .then((r) => r.json());
+  // a new RSA key with a higher priority: new tokens are signed with it, the old key stays for verifying
+  const created = await fetch(`${new URL(ISSUER).origin}/admin/realms/exam-suite/components`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: `rotated-${Date.now()}`, providerId: 'rsa-generated', providerType: 'org.keycloak.keys.KeyProvider', parentId: realm.id,
+      config: { priority: [String(Date.now())], keySize: ['2048'], algorithm: ['RS256'], active: ['true'], enabled: ['true'] },
+    }),
+  });
+  assert.equal(created.status, 201);
+  const newToken = await tokenFor('greg');
+  assert.notEqual(kidOf(newToken), kidOf(oldToken), 'the new token names the new key');
+  assert.equal(await examsWith(newToken), 200, 'the new key is fetched from the JWKS when first named');
+  assert.equal(await examsWith(oldToken), 200, 'the old key still verifies its tokens');
+});
