@@ -293,6 +293,22 @@ class ChartRenderTest {
     }
 
     @Test
+    void theConsoleSignsInThroughTheSameProviderWhenStaffSignInIsOn() {
+        Chart.Rendered off = Chart.render(Chart.Values.defaults().set("frontend.enabled", true));
+        assertTrue(off.find("ConfigMap", "exam-suite-exam-client-console").isEmpty(), "the image's own: pasted tokens");
+        Chart.Rendered on = Chart.render(Chart.Values.defaults().set("frontend.enabled", true).set("auth.staff.enabled", true)
+                .set("auth.staff.issuer", "https://login.example.com/realms/exams/"));
+        JsonNode data = on.get("ConfigMap", "exam-suite-exam-client-console").path("data");
+        assertEquals("{\"clientId\":\"exam-console\",\"issuer\":\"https://login.example.com/realms/exams\"}",
+                data.path("console-config.json").asText());
+        assertEquals("set $idp_origin \"https://login.example.com\";\n", data.path("console-idp.conf").asText());
+        Deployment page = Yaml.convert(on.get("Deployment", "exam-suite-exam-client"), Deployment.class);
+        assertTrue(page.getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts().stream()
+                .anyMatch(m -> "/etc/exam-client".equals(m.getMountPath()) && Boolean.TRUE.equals(m.getReadOnly())),
+                "nginx reads the console's settings from /etc/exam-client (images/exam-client-nginx.conf)");
+    }
+
+    @Test
     void inlineKeysAndPasswordsBecomeSecrets() {
         Chart.Values values = Chart.Values.defaults().set("keys.existingSecret", "")
                 .set("database.password", "db-secret").set("redis.password", "redis-secret");

@@ -46,6 +46,10 @@ final class PageImage {
         rootFs.copyLibs(root, work, List.of(nginx));
         RootFs.copy(Path.of("/etc/nginx/mime.types"), root.resolve("etc/nginx/mime.types"));
         RootFs.copy(home.resolve("images/exam-client-nginx.conf"), root.resolve("etc/nginx/nginx.conf"));
+        // the console without an identity provider (pasted tokens); the chart mounts its own over /etc/exam-client
+        Path console = RootFs.mkdirs(root.resolve("etc/exam-client"));
+        RootFs.write(console.resolve("console-config.json"), "{\"issuer\":null,\"clientId\":null}\n");
+        RootFs.write(console.resolve("console-idp.conf"), "set $idp_origin \"\";\n");
         // nginx opens its compiled-in log and temp paths before reading the configuration
         Path logs = RootFs.mkdirs(root.resolve("var/log/nginx"));
         RootFs.mkdirs(root.resolve("var/lib/nginx"));

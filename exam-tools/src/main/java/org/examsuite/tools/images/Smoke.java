@@ -24,7 +24,7 @@ import org.examsuite.tools.host.Workspace;
  * native image, when pushed) becomes ready on a free port against this run's PostgreSQL and Redis.
  */
 final class Smoke {
-    static final List<String> PAGE_PATHS = List.of("/", "/sw.js", "/console/", "/sdk/index.js", "/content.js",
+    static final List<String> PAGE_PATHS = List.of("/", "/sw.js", "/console/", "/console/config.json", "/sdk/index.js", "/content.js",
             "/vendor/katex/katex.mjs", "/vendor/katex/fonts/KaTeX_Main-Regular.woff2");
     private static final Pattern STARTED = Pattern.compile("started in [0-9.]*s");
 
@@ -158,7 +158,7 @@ final class Smoke {
         }
         stop(dir, pid);
         if (ok) {
-            Say.say("ran " + target.repository() + ": /, /sw.js, /console/, /sdk/index.js, /content.js and the vendored KaTeX served as "
+            Say.say("ran " + target.repository() + ": /, /sw.js, /console/ (and its config.json), /sdk/index.js, /content.js and the vendored KaTeX served as "
                     + Json.at(config, "config", "User"));
         } else {
             Children.logTail(log);
