@@ -2,8 +2,10 @@
  * Staff sign in to the proctor console through a real identity provider — the Keycloak of `./exam up --idp` (realm
  * exam-suite, idp/exam-suite-realm.json) — in headless Chromium, against the RUNNING SUITE whose services verify the
  * realm's tokens by discovery and JWKS: authorization code + PKCE, who is signed in, the access token renewed, sign-out
- * ending the provider's session; and a rotation of the realm's signing key, after which tokens signed by the old key and
- * by the new one are both accepted, with no restart.
+ * ending the provider's session; roles and scope (an author's exam belongs to her organisation; the proctor assigned to
+ * it sees only that exam in the console and pauses a session there; its grader may not pause; an author of another
+ * organisation gets 404); and a rotation of the realm's signing key, after which tokens signed by the old key and by the
+ * new one are both accepted, with no restart.
  *
  * Needs EXAM_E2E_IDP_ISSUER (the realm's issuer) and the console's origin the realm was imported with
  * (EXAM_E2E_CONSOLE_PORT, 8080); the staff and admin passwords are read from .exam/idp. Skips without them, fails with
@@ -52,6 +54,50 @@ async function tokenFor(username) {
   return (await res.json()).access_token;
 }
 
+const ORIGIN = ISSUER ? new URL(ISSUER).origin : null;
+
+async function adminToken() {
+  const res = await fetch(`${ORIGIN}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: secret('admin-password') }),
+  });
+  assert.equal(res.status, 200, 'the master realm admin signs in');
+  return (await res.json()).access_token;
+}
+
+/** The realm user's assigned exams become exactly EXAM_IDS (the tokens' `exams` claim), as an organisation's admin would set them. */
+async function assign(username, ...examIds) {
+  const admin = { authorization: `Bearer ${await adminToken()}` };
+  const [user] = await fetch(`${ORIGIN}/admin/realms/exam-suite/users?username=${username}&exact=true`, { headers: admin }).then((r) => r.json());
+  const res = await fetch(`${ORIGIN}/admin/realms/exam-suite/users/${user.id}`, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, email: user.email, firstName: user.firstName, lastName: user.lastName,
+      attributes: { ...(user.attributes || {}), exams: examIds } }),
+  });
+  assert.equal(res.status, 204, `assigning ${username}`);
+}
+
+async function as(token, method, urlPath, body) {
+  const res = await fetch(`${upstreams.session}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function signInAs(page, username) {
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByRole('button', { name: 'Sign in with your organisation' }).click();
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(secret('staff-password'));
+  await page.locator('#kc-login').click();
+  await page.waitForURL((url) => url.href.startsWith(`${baseUrl}/console/`));
+}
+
 const kidOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()).kid;
 
 async function examsWith(token) {
@@ -98,6 +144,52 @@ test('console: a proctor signs in through the identity provider (code + PKCE), i
     // the provider's session ended too: signing in again asks for the password
     await page.getByRole('button', { name: 'Sign in with your organisation' }).click();
     await page.locator('#password').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('roles and scope: the assigned proctor sees only her exam and pauses a session in the console; its grader may not; another organisation gets 404', { skip }, async () => {
+  const author = await tokenFor('arthur');
+  const now = Date.now();
+  const created = await as(author, 'POST', '/api/v1/exams', {
+    title: `Scoped exam ${now}`, opensAt: new Date(now - 3600_000).toISOString(), closesAt: new Date(now + 7200_000).toISOString(),
+    durationSeconds: 3600, questions: [{ id: 'q1', type: 'SINGLE', prompt: '2+2?', options: ['3', '4'], points: 1, key: '4' }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const examId = created.body.examId;
+  const candidateId = `c-${now}`;
+  const enrolled = await as(author, 'POST', `/api/v1/exams/${examId}/candidates`, { candidates: [{ candidateId }] });
+  assert.equal(enrolled.status, 201);
+  const started = await fetch(`${upstreams.session}/api/v1/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ examId, candidateId, accessCode: enrolled.body.candidates[0].accessCode }),
+  }).then((r) => r.json());
+  assert.ok(started.sessionId);
+
+  assert.equal((await as(await tokenFor('olga'), 'GET', `/api/v1/exams/${examId}`)).status, 404, 'an author of another organisation');
+  await assign('priya', examId);
+  await assign('greg', examId);
+  assert.equal((await as(await tokenFor('greg'), 'POST', `/api/v1/sessions/${started.sessionId}/pause`)).status, 403, 'a grader may not pause');
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await signInAs(page, 'priya');
+    await page.locator('#exams-body tr').first().waitFor();
+    const shown = await page.locator('#exams-body tr').evaluateAll((rows) => rows.map((r) => r.dataset.examId));
+    assert.deepEqual(shown, [examId], 'only her assigned exam');
+    await page.evaluate((id) => { location.hash = `#/exams/${id}`; }, examId);
+    await page.getByRole('button', { name: `Pause ${candidateId}` }).click();
+    await page.getByRole('button', { name: 'Pause the session' }).click();
+    await page.locator('#status').filter({ hasText: `${candidateId} is` }).waitFor();
+    await page.screenshot({ path: artifact('console-proctor-scoped.png') });
+    const session = await as(await tokenFor('priya'), 'GET', `/api/v1/sessions/${started.sessionId}`);
+    assert.equal(session.body.status, 'PAUSED');
+    const audit = await as(await tokenFor('ada'), 'GET', `/api/v1/audit?sessionId=${started.sessionId}`);
+    assert.equal(audit.status, 200);
+    assert.ok(audit.body.entries.some((e) => e.action === 'session.paused'), 'the pause is in the organisation admin\'s audit log');
   } finally {
     await context.close();
   }

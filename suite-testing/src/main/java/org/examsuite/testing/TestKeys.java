@@ -15,6 +15,8 @@ public class TestKeys implements QuarkusTestResourceLifecycleManager {
     static final KeyPair CANDIDATE = Pem.generateRsa();
     static final KeyPair OPERATOR = Pem.generateRsa();
     static final KeyPair SERVICE = Pem.generateRsa();
+    /** The organisation's identity provider's key (the staff tenant's; discovery is off in tests). */
+    static final KeyPair STAFF = Pem.generateRsa();
     /** Signs papers (submission-service) — verified by grading-saga. */
     public static final KeyPair PAPER = Pem.generateRsa();
     /** Signs the archive head (grading-saga). */
@@ -32,6 +34,10 @@ public class TestKeys implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.oidc.candidate.public-key", Pem.body(Pem.encodePublic(CANDIDATE.getPublic())));
         config.put("quarkus.oidc.operator.public-key", Pem.body(Pem.encodePublic(OPERATOR.getPublic())));
         config.put("quarkus.oidc.service.public-key", Pem.body(Pem.encodePublic(SERVICE.getPublic())));
+        config.put("quarkus.oidc.staff.tenant-enabled", "true");
+        config.put("quarkus.oidc.staff.discovery-enabled", "false");
+        config.put("quarkus.oidc.staff.public-key", Pem.body(Pem.encodePublic(STAFF.getPublic())));
+        config.put("quarkus.oidc.staff.token.issuer", TestTokens.STAFF_ISSUER);
         config.put("exam.auth.candidate.private-key", Pem.encodePrivate(CANDIDATE.getPrivate()));
         config.put("exam.auth.service.private-key", Pem.encodePrivate(SERVICE.getPrivate()));
         config.put("exam.paper.signing.private-key", Pem.encodePrivate(PAPER.getPrivate()));

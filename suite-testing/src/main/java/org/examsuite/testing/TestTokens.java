@@ -35,6 +35,24 @@ public final class TestTokens {
                 Map.of("groups", List.of(Roles.OPERATOR)), HOUR);
     }
 
+    /** The issuer of staff tokens in tests (the staff tenant verifies them with a static test key: no provider). */
+    public static final String STAFF_ISSUER = "exam-staff-test";
+
+    /**
+     * A staff member's token as the organisation's provider issues it: ROLE (admin, author, proctor, grader) in the
+     * {@code groups} claim, the organisation in {@code org}, the assigned exams in {@code exams}.
+     */
+    public static String staff(String role, String org, String... exams) {
+        Map<String, Object> claims = new java.util.HashMap<>();
+        claims.put("groups", List.of(role));
+        claims.put("name", role + " of " + org);
+        if (org != null) {
+            claims.put("org", org);
+        }
+        claims.put("exams", List.of(exams));
+        return sign(TestKeys.STAFF.getPrivate(), STAFF_ISSUER, TokenKinds.OPERATOR_AUDIENCE, role + "@" + org, claims, HOUR);
+    }
+
     public static String service() {
         return sign(TestKeys.SERVICE.getPrivate(), TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE, "test-service",
                 Map.of("groups", List.of(Roles.SERVICE)), HOUR);

@@ -58,20 +58,28 @@ public class DraftResource {
     }
 
     @GET
-    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
-    @Operation(summary = "The draft: every answer with its stamp")
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR, Roles.PROCTOR})
+    @Operation(summary = "The draft: every answer with its stamp (staff: sessions of their assigned exams)")
     @SecurityRequirement(name = "candidate")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The draft (an operator's read is logged)")
     @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's token)")
     @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<DraftView.Current> draft(@PathParam("sessionId") String sessionId) {
-        caller.requireSession(sessionId);
-        requireSafe(sessionId);
-        if (caller.isOperator()) {
-            AUDIT.infof("operator %s read the draft of session %s", caller.subject(), sessionId);
+        boolean staff = caller.isStaff();
+        if (!staff) {
+            caller.requireSession(sessionId);
         }
-        return service.current(sessionId).map(service::view);
+        requireSafe(sessionId);
+        if (caller.isOperator() || staff) {
+            AUDIT.infof("%s %s read the draft of session %s", staff ? "staff" : "operator", caller.actor(), sessionId);
+        }
+        return service.current(sessionId).map(draft -> {
+            if (staff && (draft == null || !caller.reachesExam(draft.examId(), null, Roles.PROCTOR))) {
+                throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
+            }
+            return service.view(draft);
+        });
     }
 
     public static void requireSafe(String sessionId) {

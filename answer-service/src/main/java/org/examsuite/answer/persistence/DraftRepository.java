@@ -227,6 +227,12 @@ public class DraftRepository {
             OffsetDateTime persistedAt) {
     }
 
+    /** The exam of a session's draft, or null when there is none (for the staff scope of the history). */
+    public Uni<String> examOf(String sessionId) {
+        return pool.preparedQuery("SELECT exam_id FROM exam_answer.draft WHERE session_id = $1").execute(Tuple.of(sessionId))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getString("exam_id") : null);
+    }
+
     public Uni<List<HistoryRow>> history(String sessionId, long afterId, int limit) {
         return pool.preparedQuery(HISTORY).execute(Tuple.of(sessionId, afterId, limit)).map(rows -> {
             List<HistoryRow> out = new ArrayList<>(rows.size());

@@ -58,8 +58,8 @@ public class HistoryResource {
     }
 
     @GET
-    @RolesAllowed(Roles.OPERATOR)
-    @Operation(summary = "Every value that reached PostgreSQL, oldest first, a page at a time")
+    @RolesAllowed({Roles.OPERATOR, Roles.PROCTOR, Roles.GRADER})
+    @Operation(summary = "Every value that reached PostgreSQL, oldest first, a page at a time (staff: sessions of their assigned exams)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "A page; pass next as after (null: no more)")
     @APIResponse(responseCode = "400", description = "INVALID_FIELD (after, or limit outside 1–5,000)")
@@ -71,9 +71,15 @@ public class HistoryResource {
             throw ApiException.badRequest(ProblemCode.INVALID_FIELD, "'limit' must be in [1, " + MAX_LIMIT + "], 'after' ≥ 0.")
                     .with("field", limit < 1 || limit > MAX_LIMIT ? "limit" : "after");
         }
-        AUDIT.infof("operator %s read the answer history of session %s (after %d, limit %d)", caller.subject(), sessionId,
-                after, limit);
-        return repository.history(sessionId, after, limit).map(rows -> {
+        Uni<Void> scope = !caller.isStaff() ? Uni.createFrom().voidItem() : repository.examOf(sessionId).map(examId -> {
+            if (examId == null || !caller.reachesExam(examId, null, Roles.PROCTOR, Roles.GRADER)) {
+                throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
+            }
+            return null;
+        });
+        return scope.invoke(() -> AUDIT.infof("%s %s read the answer history of session %s (after %d, limit %d)",
+                caller.isStaff() ? "staff" : "operator", caller.actor(), sessionId, after, limit))
+                .chain(() -> repository.history(sessionId, after, limit)).map(rows -> {
             List<Entry> entries = rows.stream().map(r -> new Entry(r.id(), r.questionId(), json(r.value()), r.version(),
                     r.epoch(), r.generation(), r.persistedAt().toInstant().toString())).toList();
             Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;

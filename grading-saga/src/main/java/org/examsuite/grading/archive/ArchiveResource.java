@@ -37,7 +37,7 @@ public class ArchiveResource {
 
     @GET
     @Path("/head")
-    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE, Roles.ADMIN})
     @Operation(summary = "The archive's head, signed with the archive key")
     @SecurityRequirement(name = "operator")
     @SecurityRequirement(name = "service")
@@ -51,7 +51,7 @@ public class ArchiveResource {
 
     @GET
     @Path("/verify")
-    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE})
+    @RolesAllowed({Roles.OPERATOR, Roles.SERVICE, Roles.ADMIN})
     @Operation(summary = "Re-hash the archive's chain and name the first broken link")
     @SecurityRequirement(name = "operator")
     @SecurityRequirement(name = "service")

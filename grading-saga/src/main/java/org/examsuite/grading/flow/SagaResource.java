@@ -99,7 +99,7 @@ public class SagaResource {
     @APIResponse(responseCode = "409", description = "SAGA_NOT_RETRYABLE, SAGA_SUPERSEDED")
     public Response retry(@PathParam("sagaId") String sagaId) {
         UUID id = parse(sagaId);
-        String actor = caller.subject();
+        String actor = caller.actor();
         UUID[] shown = {id};
         String outcome = db.inTransaction(c -> {
             SagaRow saga = store.find(c, id, true).orElseThrow(SagaResource::notFound);

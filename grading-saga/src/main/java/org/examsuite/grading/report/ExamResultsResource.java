@@ -23,22 +23,25 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.results.ResultsResource;
 import org.jboss.resteasy.reactive.RestMulti;
 
-/** The exam body's view of an exam's results (docs/api.md §4.2): listing, export, item statistics. Operators only. */
+/** The exam body's view of an exam's results (docs/api.md §4.2): listing, export, item statistics. Operators, and the exam's graders. */
 @Tag(name = "results", description = "Results, essay marks, release and regrade (docs/api.md §3.6)")
 @Path("/api/v1/results")
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.GRADER})
 public class ExamResultsResource {
     static final String CSV = "text/csv";
 
     private final ExamResults results;
+    private final Caller caller;
 
-    ExamResultsResource(ExamResults results) {
+    ExamResultsResource(ExamResults results, Caller caller) {
         this.results = results;
+        this.caller = caller;
     }
 
     @GET
@@ -54,6 +57,7 @@ public class ExamResultsResource {
             @Parameter(description = "only results in this status", schema = @Schema(type = SchemaType.STRING, enumeration = {"PENDING", "GRADED", "NEEDS_REVIEW", "FAILED"})) @QueryParam("status") String status,
             @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
+        caller.requireAssigned(examId, ProblemCode.EXAM_NOT_FOUND, Roles.GRADER);
         return results.list(ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND), ExamResults.status(status), after, limit);
     }
 
@@ -71,6 +75,7 @@ public class ExamResultsResource {
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (the exam's questions come from session-service)")
     public RestMulti<byte[]> export(@PathParam("examId") String examId,
             @Parameter(description = "csv (the default) or json", schema = @Schema(type = SchemaType.STRING, enumeration = {"csv", "json"}, defaultValue = "csv")) @QueryParam("format") @DefaultValue("csv") String format) {
+        caller.requireAssigned(examId, ProblemCode.EXAM_NOT_FOUND, Roles.GRADER);
         String id = ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND);
         ExamResults.Format chosen = ExamResults.Format.parse(format);
         String type = chosen == ExamResults.Format.CSV ? CSV + "; charset=UTF-8" : MediaType.APPLICATION_JSON;
@@ -91,6 +96,7 @@ public class ExamResultsResource {
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE (the exam's questions come from session-service)")
     public Uni<StatisticsView> statistics(@PathParam("examId") String examId,
             @Parameter(description = "histogram bins over 0–100 % of maxScore") @QueryParam("bins") @DefaultValue("10") @Min(1) @Max(100) int bins) {
+        caller.requireAssigned(examId, ProblemCode.EXAM_NOT_FOUND, Roles.GRADER);
         return results.statistics(ResultsResource.id(examId, ProblemCode.EXAM_NOT_FOUND), bins);
     }
 }

@@ -41,8 +41,8 @@ public class ResultsResource {
 
     @GET
     @Path("/{paperId}")
-    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
-    @Operation(summary = "A paper's result: a candidate's own once released, any for an operator")
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR, Roles.GRADER})
+    @Operation(summary = "A paper's result: a candidate's own once released, any for an operator, an assigned exam's for a grader")
     @SecurityRequirement(name = "candidate")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The result (operators also get run, sagaId, reason, keyRevision, archiveSeq, regrading)")
@@ -55,7 +55,7 @@ public class ResultsResource {
     @POST
     @Path("/{paperId}/marks")
     @Consumes(MediaType.APPLICATION_JSON)
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.GRADER})
     @Operation(summary = "Mark a paper's essays (the same marks again: 202)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "202", description = "{paperId, sagaId, run, marks}", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ResultsService.MarksView.class)))
@@ -63,30 +63,32 @@ public class ResultsResource {
     @APIResponse(responseCode = "404", description = "RESULT_NOT_FOUND")
     @APIResponse(responseCode = "409", description = "NOT_AWAITING_MARKS")
     public Response marks(@PathParam("paperId") String paperId, @Valid @NotNull MarksRequest request) {
-        return Response.accepted(service.marks(id(paperId, ProblemCode.RESULT_NOT_FOUND), request.marks(), caller.subject())).build();
+        return Response.accepted(service.marks(id(paperId, ProblemCode.RESULT_NOT_FOUND), request.marks(), caller)).build();
     }
 
     @POST
     @Path("/exams/{examId}/release")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.GRADER})
     @Operation(summary = "Release an exam's results to its candidates (the first release stays)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "{examId, releasedAt, releasedBy}")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND (a malformed id only: the exam is not looked up)")
     public ResultsService.ReleaseView release(@PathParam("examId") String examId) {
-        return service.release(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.subject());
+        caller.requireAssigned(examId, ProblemCode.EXAM_NOT_FOUND, Roles.GRADER);
+        return service.release(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.actor());
     }
 
     @POST
     @Path("/exams/{examId}/regrade")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.GRADER})
     @Operation(summary = "Regrade every paper of an exam with its corrected keys")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "202", description = "{examId, keyRevision, regrading}", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ResultsService.RegradeView.class)))
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     @APIResponse(responseCode = "503", description = "UPSTREAM_UNAVAILABLE, SERVICE_UNAVAILABLE")
     public Response regrade(@PathParam("examId") String examId) {
-        return Response.accepted(service.regrade(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.subject())).build();
+        caller.requireAssigned(examId, ProblemCode.EXAM_NOT_FOUND, Roles.GRADER);
+        return Response.accepted(service.regrade(id(examId, ProblemCode.EXAM_NOT_FOUND), caller.actor())).build();
     }
 
     /** The characters of every id the suite issues (UUIDs; docs/api.md §4, limits). */

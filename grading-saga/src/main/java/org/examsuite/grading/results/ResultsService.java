@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.examsuite.common.auth.Caller;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.grading.audit.AuditLog;
@@ -96,7 +97,8 @@ public class ResultsService {
                 }
             }
         }
-        boolean operator = caller.isOperator();
+        caller.requireAssigned(latest.examId(), ProblemCode.RESULT_NOT_FOUND, Roles.GRADER);
+        boolean operator = caller.isOperator() || caller.isStaff(); // staff here: the exam's grader (checked above)
         boolean released = results.releasedAt(latest.examId()).isPresent();
         if (!operator) {
             caller.requireSession(latest.sessionId());
@@ -117,13 +119,15 @@ public class ResultsService {
      * the paper and lie within its points. The saga wakes and grades again with them.
      * Sending the same marks again (a retry) changes nothing.
      */
-    public MarksView marks(String paperId, Map<String, BigDecimal> marks, String actor) {
+    public MarksView marks(String paperId, Map<String, BigDecimal> marks, Caller caller) {
+        String actor = caller.actor();
         return db.inTransaction(c -> {
             List<ResultRow> runs = results.runs(c, paperId, false);
             if (runs.isEmpty()) {
                 throw ApiException.notFound(ProblemCode.RESULT_NOT_FOUND, "No result for that paper.");
             }
             ResultRow latest = runs.get(0);
+            caller.requireAssigned(latest.examId(), ProblemCode.RESULT_NOT_FOUND, Roles.GRADER);
             SagaRow saga = sagas.find(c, latest.sagaId(), true).orElseThrow();
             ObjectNode data = (ObjectNode) read(saga.data());
             Map<String, BigDecimal> current = essayMarks(data);

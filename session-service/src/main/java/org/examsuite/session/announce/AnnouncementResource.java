@@ -28,16 +28,19 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** Announcements to every candidate of an exam, posted by an operator. */
 @Tag(name = "proctoring")
 @Path("/api/v1/exams/{examId}/announcements")
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
 public class AnnouncementResource {
+    private final ExamAccess access;
     private final AnnouncementService announcements;
     private final Caller caller;
 
-    AnnouncementResource(AnnouncementService announcements, Caller caller) {
+    AnnouncementResource(AnnouncementService announcements, Caller caller, ExamAccess access) {
+        this.access = access;
         this.announcements = announcements;
         this.caller = caller;
     }
@@ -75,14 +78,14 @@ public class AnnouncementResource {
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the key came with another text)")
     public Uni<Response> post(@PathParam("examId") String examId, @Valid @NotNull AnnouncementRequest request,
             @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey) {
-        return announcements.post(examId, request.text(), idempotencyKey, caller.subject()).map(posted -> {
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> announcements.post(examId, request.text(), idempotencyKey, caller.actor()).map(posted -> {
             Response.ResponseBuilder response = Response.status(posted.replayed() ? 200 : 201)
                     .entity(AnnouncementView.of(posted.announcement(), posted.sessionsReached()));
             if (posted.replayed()) {
                 response.header("Idempotent-Replayed", "true");
             }
             return response.build();
-        });
+        }));
     }
 
     @GET
@@ -91,7 +94,7 @@ public class AnnouncementResource {
     @APIResponse(responseCode = "200", description = "{examId, announcements}")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<AnnouncementList> list(@PathParam("examId") String examId) {
-        return announcements.list(examId).map(list -> new AnnouncementList(examId,
-                list.stream().map(a -> AnnouncementView.of(a, null)).toList()));
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> announcements.list(examId).map(list -> new AnnouncementList(examId,
+                list.stream().map(a -> AnnouncementView.of(a, null)).toList())));
     }
 }

@@ -22,16 +22,19 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** Operators read the audit log, newest first, filtered by exam and/or session. */
 @Tag(name = "audit", description = "Operator actions: who, what, when (docs/api.md §3.8)")
 @Path("/api/v1/audit")
 public class AuditResource {
     private final Pool pool;
+    private final ExamAccess access;
 
     @Inject
-    AuditResource(Pool pool) {
+    AuditResource(Pool pool, ExamAccess access) {
         this.pool = pool;
+        this.access = access;
     }
 
     public record AuditEntry(long id, Instant at, String actor, String action, String examId, String sessionId,
@@ -42,18 +45,20 @@ public class AuditResource {
     }
 
     @GET
-    @RolesAllowed(Roles.OPERATOR)
-    @Operation(summary = "The audit log, newest first")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
+    @Operation(summary = "The audit log, newest first (an admin: the entries of their organisation's exams)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "A page of entries")
     @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (limit 1–500; ids ≤ 64)")
     public Uni<AuditPage> list(@QueryParam("examId") @Size(max = 64) String examId,
             @QueryParam("sessionId") @Size(max = 64) String sessionId,
             @QueryParam("limit") @DefaultValue("100") @Min(1) @Max(500) int limit) {
+        ExamAccess.ListScope scope = access.listScope();
         return pool.preparedQuery("SELECT audit_id, at, actor, action, exam_id, session_id, detail::text AS detail_json FROM audit_entry "
                 + "WHERE ($1::text IS NULL OR exam_id = $1) AND ($2::text IS NULL OR session_id = $2) "
+                + "AND ($4 OR exam_id IN (SELECT exam_id FROM exam WHERE organisation = $5)) "
                 + "ORDER BY audit_id DESC LIMIT $3")
-                .execute(Tuple.of(examId, sessionId, limit))
+                .execute(Tuple.of(examId, sessionId, limit, scope.all(), scope.organisation()))
                 .map(rows -> {
                     List<AuditEntry> entries = new ArrayList<>();
                     for (Row row : rows) {

@@ -19,22 +19,25 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** Operators enroll candidates and receive their access codes (once). */
 @Tag(name = "exams")
 @Path("/api/v1/exams/{examId}/candidates")
 public class EnrollmentResource {
+    private final ExamAccess access;
     private final EnrollmentService enrollment;
     private final Caller caller;
 
     @Inject
-    EnrollmentResource(EnrollmentService enrollment, Caller caller) {
+    EnrollmentResource(EnrollmentService enrollment, Caller caller, ExamAccess access) {
+        this.access = access;
         this.enrollment = enrollment;
         this.caller = caller;
     }
 
     @POST
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR})
     @Operation(summary = "Enrol candidates: one access code each, shown once")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "201", description = "The access codes (enrolling again issues a new code)",
@@ -43,7 +46,7 @@ public class EnrollmentResource {
     @APIResponse(responseCode = "400", description = "VALIDATION_FAILED (1–1,000 candidates, no duplicates)")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<Response> enroll(@PathParam("examId") String examId, @Valid @NotNull EnrollmentRequest request) {
-        return enrollment.enroll(examId, request, caller.subject())
-                .map(enrolled -> Response.status(201).header("Cache-Control", "no-store").entity(enrolled).build());
+        return access.exam(examId, ExamAccess.AUTHORING).chain(() -> enrollment.enroll(examId, request, caller.actor())
+                .map(enrolled -> Response.status(201).header("Cache-Control", "no-store").entity(enrolled).build()));
     }
 }

@@ -26,22 +26,25 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** Operators create and read exams, and correct keys (docs/api.md §4.2, docs/ARCHITECTURE.md). */
 @Tag(name = "exams", description = "Exam setup, key corrections (operator; docs/api.md §3.1)")
 @Path("/api/v1/exams")
-@RolesAllowed(Roles.OPERATOR)
 public class ExamResource {
+    private final ExamAccess access;
     private final ExamService exams;
     private final Caller caller;
 
     @Inject
-    ExamResource(ExamService exams, Caller caller) {
+    ExamResource(ExamService exams, Caller caller, ExamAccess access) {
+        this.access = access;
         this.exams = exams;
         this.caller = caller;
     }
 
     @POST
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR})
     @Operation(summary = "Create an exam, validated as a whole")
     @SecurityRequirement(name = "operator")
     @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "Optional, 1–200 characters: a retried request with the same key counts once")
@@ -55,7 +58,7 @@ public class ExamResource {
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the key came with another exam)")
     public Uni<Response> create(@Valid @NotNull ExamRequest request,
             @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey) {
-        return exams.create(request, caller.subject(), idempotencyKey).map(created -> {
+        return exams.create(request, caller.actor(), idempotencyKey).map(created -> {
             Response.ResponseBuilder response = Response.status(created.replayed() ? 200 : 201)
                     .entity(Map.of("examId", created.examId()));
             if (created.replayed()) {
@@ -67,22 +70,24 @@ public class ExamResource {
 
     @GET
     @Path("/{examId}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR, Roles.PROCTOR, Roles.GRADER})
     @Operation(summary = "Read an exam with its keys (audited: exam.viewed)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The exam")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamView> get(@PathParam("examId") String examId) {
-        return exams.viewAudited(examId, caller.subject());
+        return access.exam(examId, ExamAccess.READING).chain(() -> exams.viewAudited(examId, caller.actor()));
     }
 
     @POST
     @Path("/{examId}/key-corrections")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR})
     @Operation(summary = "Correct a question's key (a regrade applies it)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The exam, keyRevision + 1 (the same correction again changes nothing)")
     @APIResponse(responseCode = "400", description = "VALIDATION_FAILED")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND, QUESTION_NOT_FOUND")
     public Uni<ExamView> correctKey(@PathParam("examId") String examId, @Valid @NotNull KeyCorrection correction) {
-        return exams.correctKey(examId, correction, caller.subject());
+        return access.exam(examId, ExamAccess.AUTHORING).chain(() -> exams.correctKey(examId, correction, caller.actor()));
     }
 }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
+import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.audit.AuditLog;
 import org.jboss.logging.Logger;
 
@@ -34,10 +35,12 @@ public class ExamService {
     private final ObjectMapper json;
     private final DefaultRules defaultRules;
     private final RichContent content;
+    private final ExamAccess access;
 
     @Inject
     ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json,
-            DefaultRules defaultRules, RichContent content) {
+            DefaultRules defaultRules, RichContent content, ExamAccess access) {
+        this.access = access;
         this.defaultRules = defaultRules;
         this.pool = pool;
         this.store = store;
@@ -68,6 +71,8 @@ public class ExamService {
                 request.durationSeconds(), grace, questions, 0, actor, now, rules, request.shuffle(), request.pools());
         String requestHash = idempotencyKey == null ? null : sha256(request);
         return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
+                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                        : access.recordOwner(tx, exam.examId()))
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
                         : audit.record(tx, actor, "exam.created", exam.examId(), null,
                                 Map.of("title", exam.title(), "questions", questions.size()))))

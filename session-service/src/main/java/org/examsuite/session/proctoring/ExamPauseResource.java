@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamExtendRequest;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamExtended;
 import org.examsuite.session.proctoring.ProctoringRequests.ExamPause;
@@ -28,11 +29,13 @@ import org.examsuite.session.proctoring.ProctoringRequests.ExamPause;
 @Tag(name = "proctoring", description = "Monitoring, events, commands and operator actions (docs/api.md §3.8)")
 @Path("/api/v1/exams")
 public class ExamPauseResource {
+    private final ExamAccess access;
     private final PauseService pauses;
     private final ExamExtensionService extensions;
     private final Caller caller;
 
-    ExamPauseResource(PauseService pauses, ExamExtensionService extensions, Caller caller) {
+    ExamPauseResource(PauseService pauses, ExamExtensionService extensions, Caller caller, ExamAccess access) {
+        this.access = access;
         this.pauses = pauses;
         this.extensions = extensions;
         this.caller = caller;
@@ -40,29 +43,29 @@ public class ExamPauseResource {
 
     @POST
     @Path("/{examId}/pause")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
     @Operation(summary = "Pause every session of an exam (idempotent)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "Paused; again: sessionsChanged 0")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamPause> pause(@PathParam("examId") String examId) {
-        return pauses.pauseExam(examId, caller.subject());
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> pauses.pauseExam(examId, caller.actor()));
     }
 
     @POST
     @Path("/{examId}/resume")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
     @Operation(summary = "Resume an exam's sessions; their deadlines move by the pause (idempotent)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "Resumed; again: sessionsChanged 0")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamPause> resume(@PathParam("examId") String examId) {
-        return pauses.resumeExam(examId, caller.subject());
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> pauses.resumeExam(examId, caller.actor()));
     }
 
     @POST
     @Path("/{examId}/extend")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
     @Operation(summary = "Extend every open session of an exam by some minutes")
     @SecurityRequirement(name = "operator")
     @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, required = true,
@@ -74,6 +77,6 @@ public class ExamPauseResource {
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED (the key came with other minutes)")
     public Uni<ExamExtended> extend(@PathParam("examId") String examId, @Valid @NotNull ExamExtendRequest request,
             @HeaderParam("Idempotency-Key") @Size(min = 1, max = 200) String idempotencyKey) {
-        return extensions.extend(examId, request.minutes(), request.reason(), idempotencyKey, caller.subject());
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> extensions.extend(examId, request.minutes(), request.reason(), idempotencyKey, caller.actor()));
     }
 }

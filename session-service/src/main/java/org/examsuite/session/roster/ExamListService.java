@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.roster.ExamListStore.ExamSummary;
 
 /** The operators' list of exams for the console: newest first, with each exam's state now. */
@@ -29,7 +30,8 @@ public class ExamListService {
     public record ExamPage(List<Listed> exams, String nextCursor) {
     }
 
-    public Uni<ExamPage> list(String after, int limit) {
+    /** A page of the exams SCOPE lets the caller see. */
+    public Uni<ExamPage> list(String after, int limit, ExamAccess.ListScope scope) {
         Instant afterCreatedAt = null;
         String afterExamId = null;
         String key = Cursor.decode(after);
@@ -46,7 +48,7 @@ public class ExamListService {
             afterExamId = key.substring(bar + 1);
         }
         Instant now = clock.instant();
-        return store.page(pool, afterCreatedAt, afterExamId, limit + 1).map(rows -> {
+        return store.page(pool, scope, afterCreatedAt, afterExamId, limit + 1).map(rows -> {
             List<Listed> exams = rows.subList(0, Math.min(limit, rows.size())).stream().map(e -> listed(e, now)).toList();
             ExamSummary last = exams.isEmpty() ? null : rows.get(exams.size() - 1);
             return new ExamPage(exams, rows.size() > limit ? Cursor.encode(last.createdAt() + "|" + last.examId()) : null);

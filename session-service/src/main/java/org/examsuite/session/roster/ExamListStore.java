@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.session.SessionStore;
 
 /** The exams, newest first, by keyset on (created_at, exam_id) — index exam_newest (V3). Never the questions. */
@@ -19,13 +20,18 @@ public class ExamListStore {
             int questions, Instant pausedAt, String createdBy, Instant createdAt) {
     }
 
-    /** The page after ({@code afterCreatedAt}, {@code afterExamId}); both null for the first. */
-    public Uni<List<ExamSummary>> page(SqlClient client, Instant afterCreatedAt, String afterExamId, int limit) {
+    /** The page after ({@code afterCreatedAt}, {@code afterExamId}); both null for the first; only the exams SCOPE shows. */
+    public Uni<List<ExamSummary>> page(SqlClient client, ExamAccess.ListScope scope, Instant afterCreatedAt, String afterExamId,
+            int limit) {
         String sql = "SELECT exam_id, title, opens_at, closes_at, duration_seconds, jsonb_array_length(questions) AS question_count, "
                 + "paused_at, created_by, created_at FROM exam "
-                + (afterCreatedAt == null ? "" : "WHERE (created_at, exam_id) < ($2, $3) ")
+                + "WHERE ($2 OR organisation = $3 OR exam_id = ANY($4)) "
+                + (afterCreatedAt == null ? "" : "AND (created_at, exam_id) < ($5, $6) ")
                 + "ORDER BY created_at DESC, exam_id DESC LIMIT $1";
-        Tuple params = afterCreatedAt == null ? Tuple.of(limit) : Tuple.of(limit, SessionStore.at(afterCreatedAt), afterExamId);
+        Tuple params = Tuple.of(limit, scope.all(), scope.organisation(), scope.assigned());
+        if (afterCreatedAt != null) {
+            params.addValue(SessionStore.at(afterCreatedAt)).addValue(afterExamId);
+        }
         return client.preparedQuery(sql).execute(params).map(rows -> {
             List<ExamSummary> exams = new ArrayList<>();
             for (Row row : rows) {

@@ -16,21 +16,24 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** docs/api.md §4.2: the roster of an exam for proctors, filtered and paged by keyset. */
 @Tag(name = "proctoring")
 @Path("/api/v1/exams")
 public class RosterResource {
+    private final ExamAccess access;
     private final RosterService roster;
 
-    RosterResource(RosterService roster) {
+    RosterResource(RosterService roster, ExamAccess access) {
+        this.access = access;
         this.roster = roster;
     }
 
     // booleans as strings: JAX-RS would read "yes" or "1" as false instead of refusing them
     @GET
     @Path("/{examId}/sessions")
-    @RolesAllowed(Roles.OPERATOR)
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
     @Operation(summary = "An exam's sessions (the roster) in candidateId order, a keyset page at a time")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "A page; nextCursor null on the last")
@@ -42,7 +45,7 @@ public class RosterResource {
             @QueryParam("online") @Pattern(regexp = "true|false") String online,
             @QueryParam("after") @Size(max = 300) @Pattern(regexp = "[A-Za-z0-9_-]+") String after,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit) {
-        return roster.roster(examId, status, bool(flagged), bool(online), after, limit);
+        return access.exam(examId, ExamAccess.PROCTORING).chain(() -> roster.roster(examId, status, bool(flagged), bool(online), after, limit));
     }
 
     private static Boolean bool(String value) {

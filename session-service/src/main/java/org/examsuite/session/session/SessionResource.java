@@ -29,16 +29,19 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.session.access.ExamAccess;
 
 /** Candidates start, resume, read and keep alive their session (docs/api.md §3.2, §4.2). */
 @Path("/api/v1/sessions")
 @Tag(name = "sessions", description = "Session start, resume, takeover, time and heartbeat (docs/api.md §3.2)")
 public class SessionResource {
+    private final ExamAccess access;
     private final SessionService sessions;
     private final Caller caller;
 
     @Inject
-    SessionResource(SessionService sessions, Caller caller) {
+    SessionResource(SessionService sessions, Caller caller, ExamAccess access) {
+        this.access = access;
         this.sessions = sessions;
         this.caller = caller;
     }
@@ -75,7 +78,7 @@ public class SessionResource {
 
     @GET
     @Path("/{sessionId}")
-    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR})
     @Operation(summary = "Read a session: status, deadline and time left")
     @SecurityRequirement(name = "candidate")
     @SecurityRequirement(name = "operator")
@@ -83,8 +86,10 @@ public class SessionResource {
     @APIResponse(responseCode = "403", description = "FORBIDDEN (another session's candidate token)")
     @APIResponse(responseCode = "404", description = "SESSION_NOT_FOUND")
     public Uni<SessionView> get(@PathParam("sessionId") String sessionId) {
-        caller.requireSession(sessionId);
-        return sessions.view(sessionId);
+        if (!caller.isStaff()) { // staff: ExamAccess decides by the session's exam
+            caller.requireSession(sessionId);
+        }
+        return access.session(sessionId, ExamAccess.PROCTORING).chain(() -> sessions.view(sessionId));
     }
 
     /**

@@ -16,7 +16,10 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.microprofile.jwt.JsonWebToken;
-import org.examsuite.common.auth.Roles;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import java.util.Set;
+import org.examsuite.common.auth.TenantRoles;
+import org.examsuite.session.access.ExamAccess;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.exam.ExamService;
@@ -39,7 +42,12 @@ public class WatchSocket implements SocketDoor.Endpoint {
     static final CloseCode UNAUTHORIZED = SocketDoor.UNAUTHORIZED;
     static final CloseCode NOT_FOUND = new CloseCode(4404, ProblemCode.EXAM_NOT_FOUND.name());
 
+    /** A token that verified and may watch exams, but not this one: answered as for an exam that does not exist. */
+    private static final SecurityIdentity NOT_IN_SCOPE = QuarkusSecurityIdentity.builder().setAnonymous(true).build();
+
     private final TenantIdentityProvider operatorTokens;
+    private final TenantIdentityProvider staffTokens;
+    private final ExamAccess access;
     private final WatchHub hub;
     private final ExamService exams;
     private final Clock clock;
@@ -47,9 +55,12 @@ public class WatchSocket implements SocketDoor.Endpoint {
     /** At most {@code exam.watch.max-sockets} open (consoles are few; a runaway client is not). */
     private final SocketDoor door;
 
-    WatchSocket(@Tenant("operator") TenantIdentityProvider operatorTokens, WatchHub hub, ExamService exams, ObjectMapper json,
-            Clock clock, Vertx vertx, WatchConfig config, SocketConfig sockets) {
+    WatchSocket(@Tenant("operator") TenantIdentityProvider operatorTokens, @Tenant("staff") TenantIdentityProvider staffTokens,
+            ExamAccess access, WatchHub hub, ExamService exams, ObjectMapper json, Clock clock, Vertx vertx, WatchConfig config,
+            SocketConfig sockets) {
         this.operatorTokens = operatorTokens;
+        this.staffTokens = staffTokens;
+        this.access = access;
         this.hub = hub;
         this.exams = exams;
         this.clock = clock;
@@ -82,9 +93,17 @@ public class WatchSocket implements SocketDoor.Endpoint {
 
     @Override
     public Uni<Void> authenticate(ServerWebSocket socket, String examId, String token) {
-        return operatorTokens.authenticate(new AccessTokenCredential(token))
+        AccessTokenCredential credential = new AccessTokenCredential(token);
+        return operatorTokens.authenticate(credential)
                 .onFailure().recoverWithNull()
+                .chain(identity -> identity != null ? Uni.createFrom().item(identity)
+                        : staffTokens.authenticate(credential).onFailure().recoverWithNull())
+                .chain(identity -> identity == null || !mayWatchSome(identity) ? Uni.createFrom().item((SecurityIdentity) null)
+                        : access.reaches(identity, examId, ExamAccess.PROCTORING).map(reaches -> reaches ? identity : NOT_IN_SCOPE))
                 .chain(identity -> {
+                    if (identity == NOT_IN_SCOPE) {
+                        return door.reject(socket, NOT_FOUND);
+                    }
                     if (!mayWatch(identity)) {
                         return door.reject(socket, UNAUTHORIZED);
                     }
@@ -109,9 +128,14 @@ public class WatchSocket implements SocketDoor.Endpoint {
                 });
     }
 
-    /** The roster's rule (RosterResource, {@code @RolesAllowed(OPERATOR)}): an operator may watch any exam. */
+    /** Has the token a role that watches exams at all (ExamAccess.PROCTORING, the roster's)? */
+    private static boolean mayWatchSome(SecurityIdentity identity) {
+        return TenantRoles.rolesOf(identity).stream().anyMatch(Set.of(ExamAccess.PROCTORING)::contains);
+    }
+
+    /** The roster's rule (RosterResource, ExamAccess.PROCTORING): reached (checked above) through a token. */
     private static boolean mayWatch(SecurityIdentity identity) {
-        return identity != null && identity.getPrincipal() instanceof JsonWebToken && identity.hasRole(Roles.OPERATOR);
+        return identity != null && identity.getPrincipal() instanceof JsonWebToken;
     }
 
     private void closeOnExpiry(ServerWebSocket socket, SecurityIdentity identity) {

@@ -167,4 +167,23 @@ class WatchSocketTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> silent.closeCode != null);
         assertEquals(4401, silent.closeCode);
     }
+
+    @Test
+    void staffWatchTheExamsTheyProctorOnly() {
+        String examId = Fixtures.openExam(clock.instant());
+        SocketRecorder proctor = new SocketRecorder();
+        WebSocket socket = connect(examId, proctor, "exam-watch", TestTokens.staff("proctor", "org-w", examId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> proctor.received("WELCOME"));
+        socket.abort();
+
+        SocketRecorder elsewhere = new SocketRecorder();
+        connect(examId, elsewhere, "exam-watch", TestTokens.staff("proctor", "org-w", "another-exam"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> elsewhere.closeCode != null);
+        assertEquals(4404, elsewhere.closeCode, "not assigned: as if the exam did not exist");
+
+        SocketRecorder grader = new SocketRecorder();
+        connect(examId, grader, "exam-watch", TestTokens.staff("grader", "org-w", examId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> grader.closeCode != null);
+        assertEquals(4401, grader.closeCode, "graders do not watch");
+    }
 }

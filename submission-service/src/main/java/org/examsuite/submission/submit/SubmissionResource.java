@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.common.auth.Caller;
 import org.examsuite.common.auth.Roles;
+import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.submission.paper.Paper;
 import org.examsuite.submission.paper.PaperLookup;
@@ -77,11 +78,11 @@ public class SubmissionResource {
         return response.build();
     }
 
-    /** A paper: to its own candidate, or to an operator. */
+    /** A paper: to its own candidate, to an operator, or to staff assigned to its exam. */
     @GET
     @Path("/{paperId}")
-    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR})
-    @Operation(summary = "Read a paper: its own candidate's, or any for an operator")
+    @RolesAllowed({Roles.CANDIDATE, Roles.OPERATOR, Roles.PROCTOR, Roles.GRADER})
+    @Operation(summary = "Read a paper: its own candidate's, any for an operator, those of their assigned exams for staff")
     @SecurityRequirement(name = "candidate")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The paper", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Paper")),
@@ -90,7 +91,11 @@ public class SubmissionResource {
     @APIResponse(responseCode = "404", description = "PAPER_NOT_FOUND")
     public Response get(@PathParam("paperId") String paperId) {
         Paper paper = lookup.require(paperId);
-        if (!caller.isOperator()
+        if (caller.isStaff()) {
+            if (!caller.reachesExam(paper.examId(), null, Roles.PROCTOR, Roles.GRADER)) {
+                throw ApiException.notFound(ProblemCode.PAPER_NOT_FOUND, "No such paper.");
+            }
+        } else if (!caller.isOperator()
                 && !(paper.sessionId().equals(caller.sessionId()) && (paper.candidateId() == null
                         || paper.candidateId().equals(caller.candidateId())))) {
             throw ApiException.forbidden("This paper belongs to another candidate.");

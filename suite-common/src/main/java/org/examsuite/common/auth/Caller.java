@@ -3,8 +3,10 @@ package org.examsuite.common.auth;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.contracts.problem.ProblemCode;
 
 /** Who is calling, and the per-session access rule: a candidate reaches only its own session. */
 @RequestScoped
@@ -28,9 +30,25 @@ public class Caller {
         return identity.hasRole(Roles.SERVICE);
     }
 
-    /** The operator's identity (token subject), for the audit log. */
+    /** The token's subject. */
     public String subject() {
         return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getSubject() : null;
+    }
+
+    /**
+     * Who acts, as the audit log and the records of who did what name them: a staff member as "Display Name
+     * &lt;subject&gt;" (the provider's subject is an opaque id; the name is what people read), anyone else by subject.
+     */
+    public String actor() {
+        String subject = subject();
+        if (!isStaff()) {
+            return subject;
+        }
+        String name = claimString("name");
+        if (name == null || name.isBlank()) {
+            name = claimString("preferred_username");
+        }
+        return name == null || name.isBlank() ? subject : name.strip() + " <" + subject + ">";
     }
 
     public String sessionId() {
@@ -61,6 +79,40 @@ public class Caller {
     /** The expiry ({@code exp}, epoch seconds) of this request's token, or 0 when it has none. */
     public long tokenExpiresAt() {
         return identity.getPrincipal() instanceof JsonWebToken jwt ? jwt.getExpirationTime() : 0;
+    }
+
+    /** The staff member's organisation ({@code org} claim), or null. */
+    public String organisation() {
+        return claimString("org");
+    }
+
+    /** The exams a proctor or grader is assigned to ({@code exams} claim). */
+    public Set<String> assignedExams() {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.strings(jwt, "exams") : Set.of();
+    }
+
+    /** Is the caller a staff member (signed in through the organisation's provider), not an operator or a service? */
+    public boolean isStaff() {
+        return !isOperator() && !isService() && identity.getRoles().stream().anyMatch(Roles.STAFF::contains);
+    }
+
+    /**
+     * May this caller act on exam EXAM_ID (of organisation EXAM_ORG, null when this service does not know it) through
+     * one of ALLOWED roles? The rule is {@link StaffScope}'s.
+     */
+    public boolean reachesExam(String examId, String examOrg, String... allowed) {
+        return StaffScope.allows(identity.getRoles(), organisation(), assignedExams(), examId, examOrg, Set.of(allowed));
+    }
+
+    /**
+     * For a service that knows an exam's id but not its organisation: staff reach it only through an assignment
+     * (proctor, grader); out of scope is CODE's 404, as if it did not exist. Anyone else passes (the JAX-RS role check
+     * and {@link #requireSession} decide for them).
+     */
+    public void requireAssigned(String examId, ProblemCode notFound, String... allowed) {
+        if (isStaff() && !reachesExam(examId, null, allowed)) {
+            throw ApiException.notFound(notFound, "Not found.");
+        }
     }
 
     /** Operators and services reach every session; a candidate only the one in its token. */

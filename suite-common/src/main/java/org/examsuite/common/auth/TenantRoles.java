@@ -12,8 +12,8 @@ import java.util.TreeSet;
 /**
  * Replaces whatever roles the token's {@code groups} claim asked for with the roles of the tenant that verified
  * it. Without this, a token from the operators' identity provider claiming {@code groups: [service]} would reach
- * {@code /internal}. The staff tenant keeps only the staff roles ({@link Roles#STAFF}) its token names, and — until
- * every operation decides by staff role and scope (issue 38) — a staff member with any of them is an operator too.
+ * {@code /internal}. The staff tenant keeps only the staff roles ({@link Roles#STAFF}) its token names; what each may
+ * reach is {@link StaffScope}'s decision.
  */
 @ApplicationScoped
 public class TenantRoles implements SecurityIdentityAugmentor {
@@ -25,24 +25,27 @@ public class TenantRoles implements SecurityIdentityAugmentor {
         if (identity.isAnonymous()) {
             return Uni.createFrom().item(identity);
         }
-        Object tenant = identity.getAttribute(TENANT_ATTRIBUTE);
-        String role = roleOf(tenant);
+        Set<String> roles = rolesOf(identity);
         QuarkusSecurityIdentity.Builder builder = QuarkusSecurityIdentity.builder()
                 .setPrincipal(identity.getPrincipal())
                 .addCredentials(identity.getCredentials())
                 .addAttributes(identity.getAttributes())
-                .addPermissionChecker(identity::checkPermission);
-        if (role != null) {
-            builder.addRole(role);
-        }
-        if (STAFF_TENANT.equals(String.valueOf(tenant))) {
-            Set<String> staff = staffRoles(identity.getRoles());
-            builder.addRoles(staff);
-            if (!staff.isEmpty()) {
-                builder.addRole(Roles.OPERATOR);
-            }
-        }
+                .addPermissionChecker(identity::checkPermission)
+                .addRoles(roles);
         return Uni.createFrom().item(builder.build());
+    }
+
+    /**
+     * The roles a verified identity has in the suite: its tenant's one role, or — for the staff tenant — the staff
+     * roles its token names; nothing else. Also for identities verified outside a request (the watch socket).
+     */
+    public static Set<String> rolesOf(SecurityIdentity identity) {
+        Object tenant = identity.getAttribute(TENANT_ATTRIBUTE);
+        if (STAFF_TENANT.equals(String.valueOf(tenant))) {
+            return staffRoles(identity.getRoles());
+        }
+        String role = roleOf(tenant);
+        return role == null ? Set.of() : Set.of(role);
     }
 
     /** The staff roles among those the provider's role claim named. */

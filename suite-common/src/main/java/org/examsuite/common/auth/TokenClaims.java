@@ -1,9 +1,11 @@
 package org.examsuite.common.auth;
 
 import io.quarkus.oidc.runtime.OidcJwtCallerPrincipal;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonString;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.jwt.Claims;
@@ -44,6 +46,20 @@ public final class TokenClaims {
             return string.getString();
         }
         return value == null ? null : value.toString();
+    }
+
+    /** A claim holding strings (a JSON array, a set, or one string) as a set; empty when absent. */
+    public static Set<String> strings(JsonWebToken jwt, String name) {
+        Object value = get(jwt, name);
+        if (value instanceof JsonArray array) {
+            return array.stream().filter(JsonString.class::isInstance).map(v -> ((JsonString) v).getString())
+                    .collect(Collectors.toUnmodifiableSet());
+        }
+        if (value instanceof Collection<?> values) {
+            return values.stream().map(String::valueOf).collect(Collectors.toUnmodifiableSet());
+        }
+        String one = value instanceof JsonString string ? string.getString() : value == null ? null : value.toString();
+        return one == null || one.isEmpty() ? Set.of() : Set.of(one);
     }
 
     /** A numeric claim as a whole number, or null. */

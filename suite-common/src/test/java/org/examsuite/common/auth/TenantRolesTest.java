@@ -31,10 +31,10 @@ class TenantRolesTest {
     void theStaffTenantKeepsOnlyStaffRolesAndNeverTheSuitesOwn() {
         SecurityIdentity proctor = augmented(verifiedBy("staff", "proctor", "service", "candidate", "offline_access"));
         assertTrue(proctor.hasRole(Roles.PROCTOR));
-        assertTrue(proctor.hasRole(Roles.OPERATOR), "a staff member is an operator until every operation decides by staff role");
+        assertFalse(proctor.hasRole(Roles.OPERATOR), "a staff member is never an operator: StaffScope decides");
         assertFalse(proctor.hasRole(Roles.SERVICE));
         assertFalse(proctor.hasRole(Roles.CANDIDATE));
-        assertEquals(Set.of(Roles.PROCTOR, Roles.OPERATOR), proctor.getRoles());
+        assertEquals(Set.of(Roles.PROCTOR), proctor.getRoles());
     }
 
     @Test
