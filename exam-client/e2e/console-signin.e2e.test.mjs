@@ -36,7 +36,10 @@ let baseUrl;
 before(async () => {
   if (skip) return;
   browser = await launch();
-  ({ server: pageServer, baseUrl } = await servePage(upstreams, { port: PORT, consoleConfig: { issuer: ISSUER, clientId: 'exam-console' } }));
+  // ./exam up --idp serves the page there already (with the same settings): use it; else serve one on that port
+  const running = await fetch(`http://127.0.0.1:${PORT}/console/config.json`).then((r) => r.json()).catch(() => null);
+  if (running?.issuer === ISSUER) baseUrl = `http://127.0.0.1:${PORT}`;
+  else ({ server: pageServer, baseUrl } = await servePage(upstreams, { port: PORT, consoleConfig: { issuer: ISSUER, clientId: 'exam-console' } }));
 });
 
 after(async () => {

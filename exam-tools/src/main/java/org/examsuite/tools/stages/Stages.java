@@ -219,6 +219,7 @@ public final class Stages {
         }
         // staff sign in through Keycloak (console-signin.e2e): up before the services, which then verify its tokens
         boolean servicesRan = suite.anyRunning();
+        boolean idpRan = idp.running().isPresent();
         idp.ensure();
         try {
             if (servicesRan) {
@@ -239,7 +240,9 @@ public final class Stages {
                     "EXAM_E2E_IDP_ISSUER", Keycloak.ISSUER, "EXAM_E2E_CONSOLE_PORT", Integer.toString(Keycloak.CONSOLE_PORT)),
                     dir, ws.logDir().resolve("test-e2e.log"));
         } finally {
-            idp.stop(); // the later stages use the dev operator tokens only; its memory is theirs
+            if (!idpRan) {
+                idp.stop(); // the later stages use the dev operator tokens only; its memory is theirs
+            }
         }
     }
 
