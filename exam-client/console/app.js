@@ -312,7 +312,7 @@ function showQuestions(examId, questions) {
   if (view.dataset.examId !== examId) view.open = false;
   view.dataset.examId = examId;
   $('questions-list').replaceChildren();
-  view.querySelector('summary').textContent = `Questions and keys (${questions.length})`;
+  view.querySelector('summary').textContent = `${questions.some((q) => q.key !== undefined && q.key !== null) ? 'Questions and keys' : 'Questions'} (${questions.length})`;
   const draw = async () => {
     if (!view.open || $('questions-list').childElementCount) return;
     const markdown = questions.some((q) => q.format === 'markdown');

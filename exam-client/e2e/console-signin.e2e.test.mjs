@@ -152,7 +152,7 @@ test('console: a proctor signs in through the identity provider (code + PKCE), i
   }
 });
 
-test('roles and scope: the assigned proctor sees only her exam and pauses a session in the console; its grader may not; another organisation gets 404', { skip }, async () => {
+test('roles and scope: the assigned proctor sees only her exam and pauses a session in the console; its grader may not; another organisation gets 404; she reads the exam without its keys', { skip }, async () => {
   const author = await tokenFor('arthur');
   const now = Date.now();
   const created = await as(author, 'POST', '/api/v1/exams', {
@@ -187,6 +187,7 @@ test('roles and scope: the assigned proctor sees only her exam and pauses a sess
     await page.getByRole('button', { name: `Pause ${candidateId}` }).click();
     await page.getByRole('button', { name: 'Pause the session' }).click();
     await page.locator('#status').filter({ hasText: `${candidateId} is` }).waitFor();
+    await page.getByText('Questions (1)').waitFor(); // a proctor reads the exam without its keys
     await page.screenshot({ path: artifact('console-proctor-scoped.png') });
     const session = await as(await tokenFor('priya'), 'GET', `/api/v1/sessions/${started.sessionId}`);
     assert.equal(session.body.status, 'PAUSED');

@@ -134,6 +134,17 @@ class ExamCliTest {
     }
 
     @Test
+    void staffTokensAreChosenByOrganisationAndExamNotBySubject() {
+        Run named = run("token", "proctor", "priya");
+        assertEquals(2, named.exitCode());
+        assertTrue(named.err().contains("--org and --exam choose it"), named.err());
+        Run scoped = run("token", "operator", "--exam", "e1");
+        assertEquals(2, scoped.exitCode());
+        assertTrue(scoped.err().contains("for the staff roles' tokens"), scoped.err());
+        assertTrue(run("token", "--help").out().contains("--org"));
+    }
+
+    @Test
     void completionIsABashScript() {
         Run run = run("completion");
         assertEquals(0, run.exitCode());

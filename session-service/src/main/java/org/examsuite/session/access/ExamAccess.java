@@ -35,8 +35,9 @@ public class ExamAccess {
     public static final String[] AUTHORING = {Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR};
     /** The roles that run an exam's sessions (monitor, pause, extend, warn, force-submit, announce, watch). */
     public static final String[] PROCTORING = {Roles.OPERATOR, Roles.ADMIN, Roles.PROCTOR};
-    /** The roles that may read an exam with its keys. */
+    /** The roles that may read an exam (a proctor without its keys: {@link #readsKeys}). */
     public static final String[] READING = {Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR, Roles.PROCTOR, Roles.GRADER};
+    private static final String[] KEY_READERS = {Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR, Roles.GRADER};
 
     private final Pool pool;
     private final Caller caller;
@@ -60,6 +61,15 @@ public class ExamAccess {
             }
             return null;
         });
+    }
+
+    /** Whether the caller may read EXAM_ID's answer keys: an operator, or staff who may author or mark it (not a proctor). */
+    public Uni<Boolean> readsKeys(String examId) {
+        if (caller.isOperator()) {
+            return Uni.createFrom().item(true);
+        }
+        return organisationOf(examId).map(org -> org != null
+                && caller.reachesExam(examId, org.isEmpty() ? null : org, KEY_READERS));
     }
 
     /** Succeeds when the caller may act on SESSION_ID's exam through one of ALLOWED; else 404 SESSION_NOT_FOUND. */

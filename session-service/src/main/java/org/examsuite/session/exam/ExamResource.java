@@ -71,12 +71,13 @@ public class ExamResource {
     @GET
     @Path("/{examId}")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN, Roles.AUTHOR, Roles.PROCTOR, Roles.GRADER})
-    @Operation(summary = "Read an exam with its keys (audited: exam.viewed)")
+    @Operation(summary = "Read an exam with its keys (a proctor: without; audited: exam.viewed)")
     @SecurityRequirement(name = "operator")
     @APIResponse(responseCode = "200", description = "The exam")
     @APIResponse(responseCode = "404", description = "EXAM_NOT_FOUND")
     public Uni<ExamView> get(@PathParam("examId") String examId) {
-        return access.exam(examId, ExamAccess.READING).chain(() -> exams.viewAudited(examId, caller.actor()));
+        return access.exam(examId, ExamAccess.READING).chain(() -> access.readsKeys(examId))
+                .chain(keys -> exams.viewAudited(examId, caller.actor()).map(view -> keys ? view : view.withoutKeys()));
     }
 
     @POST

@@ -8,6 +8,13 @@ public record ExamView(String examId, String title, Instant opensAt, Instant clo
         int graceSeconds, String state, int keyRevision, List<Question> questions, String createdBy, Instant createdAt,
         List<ProctoringRule> proctoringRules, Shuffle shuffle, List<QuestionPool> pools) {
 
+    /** The exam as a proctor sees it: every question without its key or tolerance (they run sessions, not marking). */
+    public ExamView withoutKeys() {
+        List<Question> keyless = questions.stream().map(q -> q.withKey(null, null, q.scoring())).toList();
+        return new ExamView(examId, title, opensAt, closesAt, durationSeconds, graceSeconds, state, keyRevision, keyless, createdBy,
+                createdAt, proctoringRules, shuffle, pools);
+    }
+
     /** {@code defaults}: the rules of an exam created before exams had their own. */
     static ExamView of(Exam exam, Instant now, List<ProctoringRule> defaults) {
         return new ExamView(exam.examId(), exam.title(), exam.opensAt(), exam.closesAt(), exam.durationSeconds(),

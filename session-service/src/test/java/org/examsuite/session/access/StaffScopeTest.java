@@ -2,6 +2,8 @@ package org.examsuite.session.access;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
@@ -45,7 +47,12 @@ class StaffScopeTest {
                 .body("code", equalTo("EXAM_NOT_FOUND"));
         given().auth().oauth2(TestTokens.staff("admin", OTHER)).get("/api/v1/exams/" + examId).then().statusCode(404);
         given().auth().oauth2(TestTokens.staff("proctor", ORG)).get("/api/v1/exams/" + examId).then().statusCode(404);
-        given().auth().oauth2(TestTokens.staff("proctor", ORG, examId)).get("/api/v1/exams/" + examId).then().statusCode(200);
+        given().auth().oauth2(TestTokens.staff("proctor", ORG, examId)).get("/api/v1/exams/" + examId).then().statusCode(200)
+                .body("questions.size()", equalTo(6)).body("questions.key", everyItem(nullValue())); // proctors run sessions: no keys
+        given().auth().oauth2(TestTokens.staff("grader", ORG, examId)).get("/api/v1/exams/" + examId).then().statusCode(200)
+                .body("questions[0].key", equalTo("4"));
+        given().auth().oauth2(TestTokens.staff("author", ORG)).get("/api/v1/exams/" + examId).then()
+                .body("questions[0].key", equalTo("4"));
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + examId).then().statusCode(200);
     }
 
