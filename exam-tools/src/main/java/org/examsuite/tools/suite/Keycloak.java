@@ -27,7 +27,6 @@ import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.zip.ZipEntry;
@@ -287,11 +286,11 @@ public final class Keycloak {
     }
 
     /** The master realm's administrator (the bootstrap admin of .exam/idp/admin-password). */
-    public String adminToken() {
+    private String adminToken() {
         return grant("/realms/master/protocol/openid-connect/token", "admin-cli", ADMIN_USER, secret("admin-password"));
     }
 
-    public String passwordGrant(String username, String password) {
+    private String passwordGrant(String username, String password) {
         return grant("/realms/" + REALM + "/protocol/openid-connect/token", CLI_CLIENT, username, password);
     }
 
@@ -304,18 +303,6 @@ public final class Keycloak {
 
     JsonValue getJson(String bearer, String path) {
         return read(send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + bearer).GET(), 200));
-    }
-
-    /** An admin API call with a body (POST or PUT), expecting STATUS; the response's Location header, if any. */
-    public Optional<String> call(String method, String path, JsonObject body, int status) {
-        String admin = adminToken();
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + admin)
-                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
-        HttpResponse<String> response = exchange(request);
-        if (response.statusCode() != status) {
-            throw new Fail(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
-        }
-        return response.headers().firstValue("Location");
     }
 
     private String send(HttpRequest.Builder request, int status) {

@@ -98,9 +98,9 @@ public class ResultsService {
             }
         }
         caller.requireAssigned(latest.examId(), ProblemCode.RESULT_NOT_FOUND, Roles.GRADER);
-        boolean operator = caller.isOperator() || caller.isStaff(); // staff here: the exam's grader (checked above)
+        boolean fullView = caller.isOperator() || caller.isStaff(); // staff here: the exam's grader (checked above)
         boolean released = results.releasedAt(latest.examId()).isPresent();
-        if (!operator) {
+        if (!fullView) {
             caller.requireSession(latest.sessionId());
             if (!released) {
                 throw new ApiException(403, ProblemCode.RESULTS_NOT_RELEASED, "The results of this exam have not been released yet.");
@@ -109,8 +109,8 @@ public class ResultsService {
         boolean graded = ResultStore.GRADED.equals(shown.status());
         return new ResultView(shown.paperId(), shown.sessionId(), shown.examId(), shown.status(),
                 graded ? plain(shown.score()) : null, plain(shown.maxScore()), graded ? marks(shown.marks()) : null,
-                operator ? shown.run() : null, operator ? shown.sagaId() : null, operator ? shown.reason() : null,
-                operator ? shown.keyRevision() : null, operator ? shown.archiveSeq() : null, operator ? regrading : null,
+                fullView ? shown.run() : null, fullView ? shown.sagaId() : null, fullView ? shown.reason() : null,
+                fullView ? shown.keyRevision() : null, fullView ? shown.archiveSeq() : null, fullView ? regrading : null,
                 released);
     }
 

@@ -1,5 +1,6 @@
 package org.examsuite.session.access;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -9,15 +10,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import io.quarkus.security.identity.SecurityIdentity;
 import java.util.Set;
-import org.eclipse.microprofile.jwt.JsonWebToken;
+import java.util.concurrent.ConcurrentHashMap;
 import org.examsuite.common.auth.Caller;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.StaffScope;
 import org.examsuite.common.auth.TenantRoles;
-import org.examsuite.common.auth.TokenClaims;
-import org.examsuite.common.auth.Roles;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
 
@@ -52,11 +50,8 @@ public class ExamAccess {
 
     /** Succeeds when the caller may act on EXAM_ID through one of ALLOWED; else 404 EXAM_NOT_FOUND. */
     public Uni<Void> exam(String examId, String... allowed) {
-        if (caller.isOperator()) {
-            return Uni.createFrom().voidItem();
-        }
-        return organisationOf(examId).map(org -> {
-            if (org == null || !caller.reachesExam(examId, org.isEmpty() ? null : org, allowed)) {
+        return callerReaches(examId, allowed).map(reaches -> {
+            if (!reaches) {
                 throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No such exam.");
             }
             return null;
@@ -65,11 +60,7 @@ public class ExamAccess {
 
     /** Whether the caller may read EXAM_ID's answer keys: an operator, or staff who may author or mark it (not a proctor). */
     public Uni<Boolean> readsKeys(String examId) {
-        if (caller.isOperator()) {
-            return Uni.createFrom().item(true);
-        }
-        return organisationOf(examId).map(org -> org != null
-                && caller.reachesExam(examId, org.isEmpty() ? null : org, KEY_READERS));
+        return callerReaches(examId, KEY_READERS);
     }
 
     /** Succeeds when the caller may act on SESSION_ID's exam through one of ALLOWED; else 404 SESSION_NOT_FOUND. */
@@ -77,17 +68,13 @@ public class ExamAccess {
         if (caller.isOperator() || caller.isCandidate()) { // a candidate's own session: Caller.requireSession decides
             return Uni.createFrom().voidItem();
         }
-        return examOf(sessionId).chain(examId -> {
-            if (examId == null) {
-                throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
-            }
-            return organisationOf(examId).map(org -> {
-                if (org == null || !caller.reachesExam(examId, org.isEmpty() ? null : org, allowed)) {
-                    throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
-                }
-                return null;
-            });
-        });
+        return examOf(sessionId).chain(examId -> examId == null ? Uni.createFrom().item(false) : callerReaches(examId, allowed))
+                .map(reaches -> {
+                    if (!reaches) {
+                        throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
+                    }
+                    return null;
+                });
     }
 
     /**
@@ -96,11 +83,19 @@ public class ExamAccess {
      */
     public Uni<Boolean> reaches(SecurityIdentity identity, String examId, String... allowed) {
         Set<String> roles = TenantRoles.rolesOf(identity);
-        if (!(identity.getPrincipal() instanceof JsonWebToken jwt) || roles.isEmpty()) {
+        if (roles.isEmpty()) {
             return Uni.createFrom().item(false);
         }
-        return organisationOf(examId).map(org -> org != null && StaffScope.allows(roles, TokenClaims.string(jwt, "org"),
-                TokenClaims.strings(jwt, "exams"), examId, org.isEmpty() ? null : org, Set.of(allowed)));
+        return organisationOf(examId).map(org -> org != null
+                && StaffScope.allows(identity, roles, examId, org.isEmpty() ? null : org, Set.of(allowed)));
+    }
+
+    /** The request's caller: an operator reaches every exam, staff by StaffScope (an exam that does not exist: false). */
+    private Uni<Boolean> callerReaches(String examId, String... allowed) {
+        if (caller.isOperator()) {
+            return Uni.createFrom().item(true);
+        }
+        return organisationOf(examId).map(org -> org != null && caller.reachesExam(examId, org.isEmpty() ? null : org, allowed));
     }
 
     /** Which exams a list may show this caller: all (an operator), or its organisation's and its assigned ones. */
@@ -108,7 +103,7 @@ public class ExamAccess {
         if (caller.isOperator()) {
             return new ListScope(true, null, new String[0]);
         }
-        boolean organisationWide = caller.reachesExam(null, caller.organisation(), Roles.ADMIN, Roles.AUTHOR);
+        boolean organisationWide = caller.organisation() != null && caller.hasAnyRole(Roles.ADMIN, Roles.AUTHOR);
         return new ListScope(false, organisationWide ? caller.organisation() : null, caller.assignedExams().toArray(String[]::new));
     }
 

@@ -83,12 +83,22 @@ public class Caller {
 
     /** The staff member's organisation ({@code org} claim), or null. */
     public String organisation() {
-        return claimString("org");
+        return StaffScope.organisationOf(identity);
     }
 
     /** The exams a proctor or grader is assigned to ({@code exams} claim). */
     public Set<String> assignedExams() {
-        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.strings(jwt, "exams") : Set.of();
+        return StaffScope.assignedTo(identity);
+    }
+
+    /** Has the caller one of these roles? */
+    public boolean hasAnyRole(String... roles) {
+        for (String role : roles) {
+            if (identity.hasRole(role)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Is the caller a staff member (signed in through the organisation's provider), not an operator or a service? */
@@ -101,7 +111,7 @@ public class Caller {
      * one of ALLOWED roles? The rule is {@link StaffScope}'s.
      */
     public boolean reachesExam(String examId, String examOrg, String... allowed) {
-        return StaffScope.allows(identity.getRoles(), organisation(), assignedExams(), examId, examOrg, Set.of(allowed));
+        return StaffScope.allows(identity, identity.getRoles(), examId, examOrg, Set.of(allowed));
     }
 
     /**

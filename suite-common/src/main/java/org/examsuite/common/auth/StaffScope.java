@@ -1,6 +1,8 @@
 package org.examsuite.common.auth;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import java.util.Set;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * Who may act on one exam (docs/api.md §4, "Who may do what"), decided from the caller's role, organisation and
@@ -14,8 +16,26 @@ import java.util.Set;
 public final class StaffScope {
     /** The roles whose reach is their organisation; the others reach only their assigned exams. */
     private static final Set<String> ORGANISATION_WIDE = Set.of(Roles.ADMIN, Roles.AUTHOR);
+    /** The staff token's claims the rule reads: the organisation, and the exams assigned. */
+    static final String ORG_CLAIM = "org";
+    static final String EXAMS_CLAIM = "exams";
 
     private StaffScope() {
+    }
+
+    /** The organisation of a verified identity's token, or null. */
+    public static String organisationOf(SecurityIdentity identity) {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.string(jwt, ORG_CLAIM) : null;
+    }
+
+    /** The exams a verified identity's token is assigned to. */
+    public static Set<String> assignedTo(SecurityIdentity identity) {
+        return identity.getPrincipal() instanceof JsonWebToken jwt ? TokenClaims.strings(jwt, EXAMS_CLAIM) : Set.of();
+    }
+
+    /** {@link #allows(Set, String, Set, String, String, Set)} for IDENTITY's token, with ROLES as the suite grants them. */
+    public static boolean allows(SecurityIdentity identity, Set<String> roles, String examId, String examOrg, Set<String> allowed) {
+        return allows(roles, organisationOf(identity), assignedTo(identity), examId, examOrg, allowed);
     }
 
     /**
