@@ -8,6 +8,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;
 import java.util.List;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +59,7 @@ class AuthModelTest {
 
     @Test
     void internalIsForServiceTokensOnly() {
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/auth-probe").then().statusCode(200).body("service", equalTo(true));
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).get("/internal/v1/auth-probe").then().statusCode(200).body("service", equalTo(true));
         given().auth().oauth2(candidate()).get("/internal/v1/auth-probe").then().statusCode(403).contentType("application/problem+json");
         given().auth().oauth2(TestTokens.operator()).get("/internal/v1/auth-probe").then().statusCode(403).contentType("application/problem+json");
         given().auth().oauth2(TestTokens.operatorClaimingService()).get("/internal/v1/auth-probe").then().statusCode(403);

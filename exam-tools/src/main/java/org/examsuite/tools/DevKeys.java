@@ -14,7 +14,9 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.examsuite.common.auth.Pem;
+import org.examsuite.common.auth.Roles;
 
 /**
  * The local suite's dev key pairs, one per purpose of docs/api.md §4 (and the paper and archive
@@ -25,9 +27,11 @@ import org.examsuite.common.auth.Pem;
  * submission-service and grading-saga take either, by the key's type.
  */
 public final class DevKeys {
-    /** candidate: session-service signs candidate tokens; operator: {@code ./exam token operator};
-     *  service: {@code /internal} tokens; paper: submission-service signs papers; archive: the archive head. */
-    public static final List<String> NAMES = List.of("candidate", "operator", "service", "paper", "archive");
+    /** candidate: session-service signs candidate tokens; operator: {@code ./exam token operator}; paper:
+     *  submission-service signs papers; archive: the archive head; then each service's own key, named as the
+     *  service, which signs its {@code /internal} calls. */
+    public static final List<String> NAMES = Stream.concat(Stream.of("candidate", "operator", "paper", "archive"),
+            Roles.SERVICES.stream()).toList();
     /** The pairs generated as Ed25519 rather than RSA. */
     static final List<String> ED25519 = List.of("paper");
 

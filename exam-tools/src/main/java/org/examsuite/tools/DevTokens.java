@@ -5,7 +5,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.security.PrivateKey;
 import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.KeySet;
+import org.examsuite.common.auth.Roles;
+import org.examsuite.common.auth.TokenKinds;
 
 /**
  * Tokens for the local suite, signed with the dev keys. Operator tokens stand in for the
@@ -29,8 +33,15 @@ public final class DevTokens {
         return sign("operator", issuer, "exam-operator", subject, OPERATOR_LIFETIME, "operator");
     }
 
-    public String service(String subject) throws IOException {
-        return sign("service", "exam-suite", "exam-internal", subject, SERVICE_LIFETIME, "service");
+    /** SERVICE's own token ({@link Roles#SERVICES}), as that service signs it: reaches what SERVICE may call. */
+    public String service(String service) throws IOException {
+        if (!Roles.SERVICES.contains(service)) {
+            throw new IllegalArgumentException("no such service: " + service + " (one of " + Roles.SERVICES + ")");
+        }
+        long now = clock.instant().getEpochSecond();
+        PrivateKey key = keys.privateKey(service);
+        return Jwt.sign(key, KeySet.keyId(key), TokenKinds.serviceIssuer(service), TokenKinds.SERVICE_AUDIENCE, service,
+                now, now + SERVICE_LIFETIME.toSeconds(), Map.of());
     }
 
     private String sign(String key, String issuer, String audience, String subject, Duration lifetime, String group)

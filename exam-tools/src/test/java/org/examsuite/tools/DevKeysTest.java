@@ -20,7 +20,8 @@ class DevKeysTest {
     void generatesEveryPairAtFirstUse() throws Exception {
         DevKeys keys = new DevKeys(dir.resolve("keys"));
 
-        assertEquals(List.of("candidate", "operator", "service", "paper", "archive"), keys.ensure());
+        assertEquals(List.of("candidate", "operator", "paper", "archive", "session-service", "answer-service",
+                "submission-service", "grading-saga"), keys.ensure());
 
         for (String name : DevKeys.NAMES) {
             assertTrue(Files.readString(keys.privateFile(name)).startsWith("-----BEGIN PRIVATE KEY-----"));
@@ -34,8 +35,8 @@ class DevKeysTest {
         DevKeys keys = new DevKeys(dir);
         keys.ensure();
 
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.privateFile("service"))));
-        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.publicFile("service"))));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.privateFile("answer-service"))));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.publicFile("answer-service"))));
     }
 
     @Test
@@ -65,7 +66,7 @@ class DevKeysTest {
         new DevKeys(dir).ensure();
 
         try (var files = Files.list(dir)) {
-            assertEquals(10, files.filter(f -> f.toString().endsWith(".pem")).count());
+            assertEquals(2 * DevKeys.NAMES.size(), files.filter(f -> f.toString().endsWith(".pem")).count());
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.filter(f -> f.toString().endsWith(".tmp")).count());
@@ -79,7 +80,7 @@ class DevKeysTest {
 
         assertEquals("EdDSA", keys.privateKey("paper").getAlgorithm());
         assertEquals("EdDSA", keys.publicKey("paper").getAlgorithm());
-        for (String name : List.of("candidate", "operator", "service", "archive")) {
+        for (String name : List.of("candidate", "operator", "archive", "session-service", "grading-saga")) {
             assertEquals("RSA", keys.privateKey(name).getAlgorithm(), name);
         }
     }

@@ -2,6 +2,7 @@ package org.examsuite.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeEach;
+import org.examsuite.common.auth.KeySet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,20 +58,23 @@ class DevTokensTest {
         String token = tokens.operator("alice", "exam-operator-dev");
 
         assertTrue(verifies(token, "operator"));
-        assertFalse(verifies(token, "service"));
+        assertFalse(verifies(token, "answer-service"));
         assertFalse(verifies(token, "candidate"));
     }
 
     @Test
-    void serviceTokenIsForInternalCallsOnly() throws Exception {
-        String token = tokens.service("debug");
+    void aServiceTokenIsThatServicesOwn() throws Exception {
+        String token = tokens.service("answer-service");
 
         String claims = part(token, 1);
-        assertTrue(claims.contains("\"iss\":\"exam-suite\""), claims);
+        assertTrue(claims.contains("\"iss\":\"exam-suite/answer-service\""), claims);
+        assertTrue(claims.contains("\"sub\":\"answer-service\""), claims);
         assertTrue(claims.contains("\"aud\":\"exam-internal\""), claims);
-        assertTrue(claims.contains("\"groups\":[\"service\"]"), claims);
-        assertTrue(verifies(token, "service"));
+        assertTrue(part(token, 0).contains("\"kid\":\"" + KeySet.keyId(keys.privateKey("answer-service")) + "\""));
+        assertTrue(verifies(token, "answer-service"));
+        assertFalse(verifies(token, "grading-saga"));
         assertFalse(verifies(token, "operator"));
+        assertThrows(IllegalArgumentException.class, () -> tokens.service("debug"));
     }
 
     private static String part(String token, int index) {

@@ -249,10 +249,29 @@ class ChartRenderTest {
         keys.forEach((service, held) -> assertEquals(service.equals("grading-saga"),
                 held.contains("EXAM_ARCHIVE_PRIVATE_KEY"), service));
         keys.forEach((service, held) -> assertTrue(held.containsAll(Set.of("EXAM_CANDIDATE_PUBLIC_KEY",
-                "EXAM_OPERATOR_PUBLIC_KEY", "EXAM_SERVICE_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY")), service));
+                "EXAM_OPERATOR_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY")), service));
+        // Each service signs with its own key only, and verifies only the services that call its /internal API.
+        Map<String, Set<String>> callers = Map.of("session-service", Set.of("answer-service", "submission-service",
+                "grading-saga"), "answer-service", Set.of("session-service", "submission-service"),
+                "submission-service", Set.of("session-service", "grading-saga"), "grading-saga", Set.of());
+        for (String service : SERVICES) {
+            Container c = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertEquals(variable(service, "PRIVATE"),
+                    env(c).get("EXAM_SERVICE_PRIVATE_KEY").getValueFrom().getSecretKeyRef().getKey(), service);
+            Set<String> verifies = SERVICES.stream().filter(s -> keys.get(service).contains(variable(s, "PUBLIC")))
+                    .collect(Collectors.toSet());
+            assertEquals(callers.get(service), verifies, service);
+            assertTrue(keys.get(service).stream().noneMatch(k -> k.matches("EXAM_.+_(SERVICE|SAGA)_PRIVATE_KEY")),
+                    "no other service's private key: " + service);
+        }
         // Only grading-saga verifies paper signatures.
         keys.forEach((service, held) -> assertEquals(service.equals("grading-saga"),
                 held.contains("EXAM_PAPER_PUBLIC_KEY"), service));
+    }
+
+    /** EXAM_ANSWER_SERVICE_PUBLIC_KEY: the Secret's name for one service's key half. */
+    private static String variable(String service, String half) {
+        return "EXAM_" + service.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_" + half + "_KEY";
     }
 
     @Test
@@ -313,7 +332,9 @@ class ChartRenderTest {
         Chart.Values values = Chart.Values.defaults().set("keys.existingSecret", "")
                 .set("database.password", "db-secret").set("redis.password", "redis-secret");
         for (String key : List.of("EXAM_CANDIDATE_PUBLIC_KEY", "EXAM_CANDIDATE_PRIVATE_KEY", "EXAM_OPERATOR_PUBLIC_KEY",
-                "EXAM_SERVICE_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY", "EXAM_PAPER_PRIVATE_KEY", "EXAM_PAPER_PUBLIC_KEY",
+                "EXAM_SESSION_SERVICE_PUBLIC_KEY", "EXAM_SESSION_SERVICE_PRIVATE_KEY", "EXAM_ANSWER_SERVICE_PUBLIC_KEY",
+                "EXAM_ANSWER_SERVICE_PRIVATE_KEY", "EXAM_SUBMISSION_SERVICE_PUBLIC_KEY", "EXAM_SUBMISSION_SERVICE_PRIVATE_KEY",
+                "EXAM_GRADING_SAGA_PUBLIC_KEY", "EXAM_GRADING_SAGA_PRIVATE_KEY", "EXAM_PAPER_PRIVATE_KEY", "EXAM_PAPER_PUBLIC_KEY",
                 "EXAM_ARCHIVE_PRIVATE_KEY", "EXAM_ARCHIVE_PUBLIC_KEY")) {
             values = values.set("keys.inline." + key, "PEM-" + key);
         }

@@ -37,7 +37,9 @@ class KubernetesSchemaTest {
     private static Chart.Values inlineSecrets() {
         Chart.Values values = Chart.Values.defaults().set("keys.existingSecret", "").set("database.password", "pw");
         for (String key : List.of("EXAM_CANDIDATE_PUBLIC_KEY", "EXAM_CANDIDATE_PRIVATE_KEY", "EXAM_OPERATOR_PUBLIC_KEY",
-                "EXAM_SERVICE_PUBLIC_KEY", "EXAM_SERVICE_PRIVATE_KEY", "EXAM_PAPER_PRIVATE_KEY", "EXAM_PAPER_PUBLIC_KEY",
+                "EXAM_SESSION_SERVICE_PUBLIC_KEY", "EXAM_SESSION_SERVICE_PRIVATE_KEY", "EXAM_ANSWER_SERVICE_PUBLIC_KEY",
+                "EXAM_ANSWER_SERVICE_PRIVATE_KEY", "EXAM_SUBMISSION_SERVICE_PUBLIC_KEY", "EXAM_SUBMISSION_SERVICE_PRIVATE_KEY",
+                "EXAM_GRADING_SAGA_PUBLIC_KEY", "EXAM_GRADING_SAGA_PRIVATE_KEY", "EXAM_PAPER_PRIVATE_KEY", "EXAM_PAPER_PUBLIC_KEY",
                 "EXAM_ARCHIVE_PRIVATE_KEY", "EXAM_ARCHIVE_PUBLIC_KEY")) {
             values = values.set("keys.inline." + key, "pem");
         }

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import org.examsuite.common.auth.Roles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,7 +64,7 @@ public abstract class PlatformContract {
 
     @Test
     void unknownInternalPathIsProblemJson() {
-        given().auth().oauth2(TestTokens.service()).when().get("/internal/v1/no-such-thing").then()
+        given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).when().get("/internal/v1/no-such-thing").then()
                 .statusCode(404)
                 .contentType("application/problem+json")
                 .body("code", equalTo("NOT_FOUND"));

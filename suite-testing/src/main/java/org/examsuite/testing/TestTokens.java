@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import javax.crypto.spec.SecretKeySpec;
 import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.KeySet;
 import org.examsuite.common.auth.Pem;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.common.auth.TokenKinds;
@@ -53,9 +54,16 @@ public final class TestTokens {
         return sign(TestKeys.STAFF.getPrivate(), STAFF_ISSUER, TokenKinds.OPERATOR_AUDIENCE, role + "@" + org, claims, HOUR);
     }
 
-    public static String service() {
-        return sign(TestKeys.SERVICE.getPrivate(), TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE, "test-service",
-                Map.of("groups", List.of(Roles.SERVICE)), HOUR);
+    /** A service token of the named service ({@link Roles#SERVICES}), signed with its own key, as it signs them. */
+    public static String service(String service) {
+        return sign(TestKeys.service(service).getPrivate(), TokenKinds.serviceIssuer(service), TokenKinds.SERVICE_AUDIENCE,
+                service, Map.of(), HOUR);
+    }
+
+    /** A token claiming to be answer-service's, signed with grading-saga's key: one service speaking for another. */
+    public static String serviceSignedWithAnotherServicesKey() {
+        return sign(TestKeys.service(Roles.GRADING_SAGA).getPrivate(), TokenKinds.serviceIssuer(Roles.ANSWER_SERVICE),
+                TokenKinds.SERVICE_AUDIENCE, Roles.ANSWER_SERVICE, Map.of(), HOUR);
     }
 
     public static String candidate(String sessionId, String examId, String candidateId, long deviceEpoch) {
@@ -88,8 +96,8 @@ public final class TestTokens {
 
     /** A service-shaped token signed with the candidate key. */
     public static String serviceSignedWithCandidateKey() {
-        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE, "mallory",
-                Map.of("groups", List.of(Roles.SERVICE)), HOUR);
+        return sign(TestKeys.CANDIDATE.getPrivate(), TokenKinds.serviceIssuer(Roles.ANSWER_SERVICE),
+                TokenKinds.SERVICE_AUDIENCE, Roles.ANSWER_SERVICE, Map.of(), HOUR);
     }
 
     /** An operator token signed by a key nobody trusts. */
@@ -201,6 +209,7 @@ public final class TestTokens {
             long lifetimeSeconds) {
         long now = Instant.now().getEpochSecond();
         long issued = lifetimeSeconds < 0 ? now + 2 * lifetimeSeconds : now;
-        return Jwt.sign(key, "test", issuer, audience, subject, issued, now + lifetimeSeconds, extra);
+        // kid: the key's thumbprint, as the suite's signers stamp it (the staff and operator tenants ignore it)
+        return Jwt.sign(key, KeySet.keyId(key), issuer, audience, subject, issued, now + lifetimeSeconds, extra);
     }
 }

@@ -50,7 +50,7 @@ public class SummaryResource {
 
     @POST
     @Path("/summary")
-    @RolesAllowed(Roles.SERVICE)
+    @RolesAllowed(Roles.FROM_SESSION_SERVICE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Answered count and last save of 1–200 sessions (the proctors' roster)")

@@ -43,7 +43,7 @@ public class SealResource {
 
     @POST
     @Path("/{sessionId}/seal")
-    @RolesAllowed(Roles.SERVICE)
+    @RolesAllowed(Roles.FROM_SUBMISSION_SERVICE)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Seal a session's draft and answer its snapshot (idempotent)")
     @SecurityRequirement(name = "service")
@@ -60,7 +60,7 @@ public class SealResource {
      */
     @POST
     @Path("/seal")
-    @RolesAllowed(Roles.SERVICE)
+    @RolesAllowed(Roles.FROM_SUBMISSION_SERVICE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Seal 1–256 sessions, each exactly as its own seal would")

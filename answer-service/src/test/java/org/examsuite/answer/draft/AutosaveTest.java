@@ -20,6 +20,7 @@ import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -201,7 +202,7 @@ class AutosaveTest {
                 .body("code", equalTo("FORBIDDEN"));
         given().auth().oauth2(TestTokens.operator()).contentType("application/json").body(change(1, "q4", "\"x\""))
                 .patch("/api/v1/answers/" + s.sessionId()).then().statusCode(403);
-        given().auth().oauth2(TestTokens.service()).contentType("application/json").body(change(1, "q4", "\"x\""))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType("application/json").body(change(1, "q4", "\"x\""))
                 .patch("/api/v1/answers/" + s.sessionId()).then().statusCode(403);
         given().contentType("application/json").body(change(1, "q4", "\"x\"")).patch("/api/v1/answers/" + s.sessionId())
                 .then().statusCode(401).contentType("application/problem+json");

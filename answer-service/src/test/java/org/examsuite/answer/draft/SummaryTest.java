@@ -17,6 +17,7 @@ import org.examsuite.answer.support.SessionServiceStub;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.redis.SharedRedisDataSource;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,7 @@ class SummaryTest {
     }
 
     private static ValidatableResponse summary(String... sessionIds) {
-        return given().auth().oauth2(TestTokens.service()).contentType("application/json")
+        return given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType("application/json")
                 .body(Map.of("sessionIds", java.util.List.of(sessionIds))).post("/internal/v1/answers/summary").then()
                 .log().ifValidationFails().statusCode(200).contentType("application/json");
     }
@@ -104,7 +105,7 @@ class SummaryTest {
         }
         for (String body : java.util.List.of("{\"sessionIds\":[]}", "{}", "{\"sessionIds\":[1]}", "{\"sessionIds\":[\"a/b\"]}",
                 tooMany + "]}")) {
-            given().auth().oauth2(TestTokens.service()).contentType("application/json").body(body)
+            given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType("application/json").body(body)
                     .post("/internal/v1/answers/summary").then().statusCode(400).contentType("application/problem+json")
                     .body("code", equalTo("INVALID_FIELD"));
         }

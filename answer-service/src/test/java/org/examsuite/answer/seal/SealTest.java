@@ -29,6 +29,7 @@ import org.examsuite.answer.support.Fixtures;
 import org.examsuite.answer.support.Fixtures.TestSession;
 import org.examsuite.answer.support.SessionServiceStub;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class SealTest {
             String q = version % 2 == 0 ? "q4" : "q6";
             patches.add(Concurrent.send("PATCH", patch, s.token(), change(version, q, "\"v" + version + "\"")));
             if (version == 60) {
-                sealed = Concurrent.send("POST", seal, TestTokens.service(), null);
+                sealed = Concurrent.send("POST", seal, TestTokens.service(Roles.SUBMISSION_SERVICE), null);
             }
         }
         List<Reply> replies = Concurrent.all(patches);
@@ -158,7 +159,7 @@ class SealTest {
         given().auth().oauth2(s.token()).post(path).then().statusCode(403).contentType("application/problem+json");
         given().auth().oauth2(TestTokens.operator()).post(path).then().statusCode(403);
         given().post(path).then().statusCode(401).contentType("application/problem+json");
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/answers/s-unknown-" + System.nanoTime() + "/seal")
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).post("/internal/v1/answers/s-unknown-" + System.nanoTime() + "/seal")
                 .then().statusCode(404).contentType("application/problem+json").body("code", equalTo("SESSION_NOT_FOUND"));
         s.patch(change(1, "q4", "\"open\"")).statusCode(200);
     }
@@ -174,7 +175,7 @@ class SealTest {
         lost.seal().statusCode(200);
         fixtures.loseDraft(lost); // sealed before, then Redis lost it: restored, still sealed
         String unknown = "s-unknown-" + System.nanoTime();
-        String reply = given().auth().oauth2(TestTokens.service()).contentType("application/json")
+        String reply = given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType("application/json")
                 .body("{\"sessionIds\":[\"" + a.sessionId() + "\",\"" + b.sessionId() + "\",\"" + lost.sessionId()
                         + "\",\"" + unknown + "\",\"" + a.sessionId() + "\"]}")
                 .post("/internal/v1/answers/seal").then().log().ifValidationFails().statusCode(200).contentType("application/json")
@@ -206,7 +207,7 @@ class SealTest {
         }
         for (String body : List.of("{\"sessionIds\":[]}", "{}", "{\"sessionIds\":[1]}", "{\"sessionIds\":[\"a/b\"]}",
                 "{\"sessionIds\":\"x\"}", tooMany + "]}")) {
-            given().auth().oauth2(TestTokens.service()).contentType("application/json").body(body)
+            given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType("application/json").body(body)
                     .post("/internal/v1/answers/seal").then().statusCode(400).contentType("application/problem+json")
                     .body("code", equalTo("INVALID_FIELD"));
         }

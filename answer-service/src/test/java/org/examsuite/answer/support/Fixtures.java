@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.examsuite.answer.persistence.WriteBehind;
 import org.examsuite.common.redis.RedisKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 
 /**
@@ -158,7 +159,7 @@ public class Fixtures {
         }
 
         public ValidatableResponse seal() {
-            return given().auth().oauth2(TestTokens.service()).post("/internal/v1/answers/" + sessionId + "/seal").then();
+            return given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).post("/internal/v1/answers/" + sessionId + "/seal").then();
         }
     }
 

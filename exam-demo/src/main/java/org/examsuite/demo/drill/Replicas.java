@@ -31,6 +31,8 @@ public final class Replicas {
     private final Map<Replica, Process> processes = new ConcurrentHashMap<>();
     /** Stopped on purpose by a fault: the supervisor leaves these alone. */
     private final Set<Replica> stopping = ConcurrentHashMap.newKeySet();
+    /** Settings that replace the shared ones and ./exam's keys at a service's next starts (the key rotation). */
+    private final Map<Service, Map<String, String>> overrides = new ConcurrentHashMap<>();
     /** The drill ends: no replica starts any more (a supervisor or fault thread may be mid-way). */
     private volatile boolean closed;
 
@@ -55,9 +57,20 @@ public final class Replicas {
         return commands;
     }
 
+    /** From now on, S's replicas start with VARIABLE set to VALUE (a Deployment's new spec: restart them to apply it). */
+    public void override(Service s, String variable, String value) {
+        overrides.computeIfAbsent(s, k -> new ConcurrentHashMap<>()).put(variable, value);
+    }
+
+    /** A setting every replica is given (./exam's environment), or "". */
+    public String sharedValue(String variable) {
+        return serviceEnv.getOrDefault(variable, "");
+    }
+
     /** The keys a replica of S gets besides the shared ones (the chart's catalogue, "keys"). */
     Map<String, String> keys(Service s) throws IOException {
         Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("EXAM_SERVICE_PRIVATE_KEY", key(s.module, "private")); // its own identity (./exam's key)
         switch (s) {
             case SESSION -> keys.put("EXAM_CANDIDATE_PRIVATE_KEY", key("candidate", "private"));
             case SUBMISSION -> {
@@ -105,6 +118,7 @@ public final class Replicas {
             pb.environment().clear();
             pb.environment().putAll(serviceEnv);
             pb.environment().putAll(keys(r.service()));
+            pb.environment().putAll(overrides.getOrDefault(r.service(), Map.of()));
             pb.environment().put("EXAM_HTTP_PORT", Integer.toString(r.port()));
             Process process = pb.start();
             processes.put(r, process);

@@ -70,15 +70,16 @@ final class SuiteCommands {
 
     @Command(name = "token", mixinStandardHelpOptions = true,
             description = {"Print a JWT for the local suite (the token is the last line of stdout).",
-                "operator: 8 h, signed with the dev keys in .exam/keys, for the API and the proctor console; service: 15 min, "
-                    + "for calling /internal by hand.",
+                "operator: 8 h, signed with the dev keys in .exam/keys, for the API and the proctor console; service NAME: 15 min, "
+                    + "that service's own token (session-service, answer-service, submission-service, grading-saga), for calling "
+                    + "/internal by hand as it would.",
                 "admin, author, proctor, grader: a realm user's token from the identity provider of ./exam up --idp (5 min), "
                     + "as scripts and checks act as each staff role."})
     static final class Token implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "KIND", description = "operator, service, admin, author, proctor or grader")
         String kind;
 
-        @Parameters(index = "1", arity = "0..1", paramLabel = "SUBJECT", description = "the token's subject (operator, service)")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "SUBJECT", description = "the token's subject (operator); the service's name (service)")
         String subject;
 
         @Option(names = "--org", paramLabel = "ORG", description = "a staff member of this organisation (the realm's example-org by default)")

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.tools.DevKeys;
 import org.examsuite.tools.DevTokens;
 import org.examsuite.tools.host.Fail;
@@ -33,7 +34,7 @@ public final class Drivers {
         this.builds = builds;
     }
 
-    /** An operator token (8 h) or a service token (15 min) signed with the local dev keys. */
+    /** An operator token (8 h) or a service's own token (15 min) signed with the local dev keys. */
     public String token(String kind, String subject) {
         keys.ensure();
         try {
@@ -41,7 +42,12 @@ public final class Drivers {
             return switch (kind) {
                 case "operator" -> tokens.operator(subject == null ? "operator@local" : subject,
                         ws.env("EXAM_OPERATOR_ISSUER", DevTokens.DEFAULT_OPERATOR_ISSUER));
-                case "service" -> tokens.service(subject == null ? "exam-tools" : subject);
+                case "service" -> {
+                    if (subject == null || !Roles.SERVICES.contains(subject)) {
+                        throw Fail.usage("./exam token service <name>: one of " + String.join(", ", Roles.SERVICES));
+                    }
+                    yield tokens.service(subject);
+                }
                 default -> throw Fail.usage("no such token kind: " + kind + " (operator or service)");
             };
         } catch (IOException e) {

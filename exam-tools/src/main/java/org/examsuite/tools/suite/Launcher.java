@@ -92,14 +92,21 @@ public final class Launcher {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("EXAM_CANDIDATE_PUBLIC_KEY", keys.line("candidate", "public"));
         env.put("EXAM_OPERATOR_PUBLIC_KEY", keys.line("operator", "public"));
-        env.put("EXAM_SERVICE_PUBLIC_KEY", keys.line("service", "public"));
-        env.put("EXAM_SERVICE_PRIVATE_KEY", keys.line("service", "private"));
+        for (Service service : Service.values()) { // each service's own key: what its /internal calls verify with
+            env.put(publicKeyVariable(service), keys.line(service.module(), "public"));
+        }
         return env;
+    }
+
+    /** The variable that carries SERVICE's public key to the services it calls (suite-common's configuration). */
+    public static String publicKeyVariable(Service service) {
+        return "EXAM_" + service.module().toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_PUBLIC_KEY";
     }
 
     /** The keys only one service holds (its signing keys). */
     public Map<String, String> ownKeys(Service service) {
         Map<String, String> env = new LinkedHashMap<>();
+        env.put("EXAM_SERVICE_PRIVATE_KEY", keys.line(service.module(), "private"));
         switch (service) {
             case SESSION -> env.put("EXAM_CANDIDATE_PRIVATE_KEY", keys.line("candidate", "private"));
             case SUBMISSION -> {

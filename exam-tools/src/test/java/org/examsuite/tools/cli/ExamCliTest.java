@@ -134,6 +134,15 @@ class ExamCliTest {
     }
 
     @Test
+    void aServiceTokenNamesOneOfTheFourServices() {
+        Run unnamed = run("token", "service");
+        assertEquals(2, unnamed.exitCode());
+        assertTrue(unnamed.err().contains("session-service, answer-service, submission-service, grading-saga"),
+                unnamed.err());
+        assertEquals(2, run("token", "service", "exam-tools").exitCode());
+    }
+
+    @Test
     void staffTokensAreChosenByOrganisationAndExamNotBySubject() {
         Run named = run("token", "proctor", "priya");
         assertEquals(2, named.exitCode());

@@ -20,5 +20,11 @@ public interface ArchiveConfig {
     interface Signing {
         /** The key that signs the archive's head (PEM, PKCS#8). */
         String privateKey();
+
+        /**
+         * The public keys that verify the heads signed so far ({@code EXAM_ARCHIVE_PUBLIC_KEY}: a key set, the current
+         * key and any earlier one still anchored), published by {@code GET /api/v1/archive/keys}.
+         */
+        String publicKey();
     }
 }

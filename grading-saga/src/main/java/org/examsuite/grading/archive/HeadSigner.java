@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.util.Base64;
+import org.examsuite.common.auth.KeySet;
 import org.examsuite.common.auth.Pem;
 
 /**
@@ -29,6 +30,7 @@ public class HeadSigner {
     }
 
     private volatile PrivateKey key;
+    private volatile String keyId;
     /**
      * The last head signed. One immutable pair in one volatile: with the text and the signature
      * in two, a call could read one head's text beside the signature another thread had just
@@ -42,6 +44,22 @@ public class HeadSigner {
         return seq + ":" + hash;
     }
 
+    /** The signing key's id (its thumbprint, {@link KeySet#keyId}): which key of the archive's key set verifies. */
+    public String keyId() {
+        signingKey();
+        return keyId;
+    }
+
+    private PrivateKey signingKey() {
+        PrivateKey signingKey = key;
+        if (signingKey == null) {
+            signingKey = Pem.privateKey(privateKeyPem);
+            keyId = KeySet.keyId(signingKey);
+            key = signingKey;
+        }
+        return signingKey;
+    }
+
     public String sign(long seq, String hash) {
         String text = signedText(seq, hash);
         Signed last = cached;
@@ -49,10 +67,7 @@ public class HeadSigner {
             return last.signature();
         }
         try {
-            PrivateKey signingKey = key;
-            if (signingKey == null) {
-                key = signingKey = Pem.privateKey(privateKeyPem);
-            }
+            PrivateKey signingKey = signingKey();
             Signature rsa = Signature.getInstance("SHA256withRSA");
             rsa.initSign(signingKey);
             rsa.update(text.getBytes(StandardCharsets.UTF_8));

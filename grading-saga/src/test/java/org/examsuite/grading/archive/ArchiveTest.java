@@ -29,6 +29,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.examsuite.common.auth.KeySet;
+import org.examsuite.common.auth.Pem;
 import org.examsuite.grading.Fixture;
 import org.examsuite.grading.Fixture.Submitted;
 import org.examsuite.grading.StubServices;
@@ -158,6 +160,13 @@ class ArchiveTest {
         rsa.initVerify(TestKeys.ARCHIVE.getPublic());
         rsa.update(head.getString("signedText").getBytes(StandardCharsets.UTF_8));
         assertTrue(rsa.verify(Base64.getDecoder().decode(head.getString("signature"))));
+        // the head names its key, and the published key set holds it: a verifier picks the key by id
+        assertEquals(KeySet.keyId(TestKeys.ARCHIVE.getPublic()), head.getString("keyId"));
+        JsonPath keys = given().auth().oauth2(TestTokens.operator()).get("/api/v1/archive/keys").then().statusCode(200)
+                .extract().jsonPath();
+        assertEquals(List.of(head.getString("keyId")), keys.getList("keys.keyId"));
+        assertEquals(TestKeys.ARCHIVE.getPublic(), Pem.publicKey(keys.getString("keys[0].publicKey")));
+        given().auth().oauth2(TestTokens.candidate("s", "e", "c", 1)).get("/api/v1/archive/keys").then().statusCode(403);
         given().auth().oauth2(TestTokens.candidate("s", "e", "c", 1)).get("/api/v1/archive/head").then().statusCode(403);
         given().get("/api/v1/archive/verify").then().statusCode(401);
     }

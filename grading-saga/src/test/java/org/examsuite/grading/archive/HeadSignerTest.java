@@ -38,7 +38,17 @@ class HeadSignerTest {
         return new HeadSigner(new ArchiveConfig() {
             @Override
             public Signing signing() {
-                return () -> pem;
+                return new Signing() {
+                    @Override
+                    public String privateKey() {
+                        return pem;
+                    }
+
+                    @Override
+                    public String publicKey() {
+                        return Pem.encodePublic(KEYS.getPublic());
+                    }
+                };
             }
 
             @Override

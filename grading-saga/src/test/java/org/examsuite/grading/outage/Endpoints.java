@@ -30,7 +30,6 @@ final class Endpoints {
         all.put("read a saga", () -> operator().get("/api/v1/sagas/" + sagaId).then());
         all.put("retry a saga", () -> operator().post("/api/v1/sagas/" + sagaId + "/retry").then());
         all.put("archive head", () -> operator().get("/api/v1/archive/head").then());
-        all.put("archive head (service)", () -> given().auth().oauth2(TestTokens.service()).get("/api/v1/archive/head").then());
         return all;
     }
 

@@ -16,7 +16,6 @@ import org.examsuite.common.auth.Roles;
 /** The full exam with keys for grading-saga, and republishing its questions on request. */
 @Tag(name = "internal")
 @Path("/internal/v1/exams/{examId}")
-@RolesAllowed(Roles.SERVICE)
 public class ExamInternalResource {
     private final ExamService exams;
     private final ExamPublisher published;
@@ -28,6 +27,7 @@ public class ExamInternalResource {
     }
 
     @GET
+    @RolesAllowed(Roles.FROM_GRADING_SAGA)
     @Operation(summary = "An exam with its keys and keyRevision, for grading")
     @SecurityRequirement(name = "service")
     @APIResponse(responseCode = "200", description = "The exam")
@@ -39,6 +39,7 @@ public class ExamInternalResource {
     /** A reader that found {@code ses:{exam:<examId>}:questions} missing asks for it again (204). */
     @POST
     @Path("/publish")
+    @RolesAllowed({Roles.FROM_ANSWER_SERVICE, Roles.FROM_SUBMISSION_SERVICE})
     @Operation(summary = "Publish the exam's questions to Redis again")
     @SecurityRequirement(name = "service")
     @APIResponse(responseCode = "204", description = "Published")

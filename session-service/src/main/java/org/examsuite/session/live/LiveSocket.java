@@ -2,9 +2,6 @@ package org.examsuite.session.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.oidc.AccessTokenCredential;
-import io.quarkus.oidc.Tenant;
-import io.quarkus.oidc.TenantIdentityProvider;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
@@ -13,8 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Instant;
-import org.eclipse.microprofile.jwt.JsonWebToken;
-import org.examsuite.common.auth.TokenClaims;
+import org.examsuite.common.auth.SuiteTokenVerifier;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.device.OnlineTracker;
 import org.examsuite.session.session.SessionRow;
@@ -28,7 +24,7 @@ import org.examsuite.session.socket.SocketDoor;
  * {@code Authorization} on a WebSocket, so the candidate token comes either as a second
  * subprotocol ({@code new WebSocket(url, ["exam-live", token])}; the server answers with
  * {@code exam-live}) or as the first message {@code {"type": "AUTH", "token": "..."}}
- * (socket/SocketDoor). The token is checked by the same OIDC tenant as on REST, and must be for
+ * (socket/SocketDoor). The token is checked by the same verifier as on REST, and must be for
  * this session. Then the server pushes the time ({@code TIME}, also on request) and every
  * proctor command ({@code EXTENDED}, {@code WARNING}, {@code FORCE_SUBMITTED}, {@code SUBMITTED},
  * {@code TAKEN_OVER}) with the same ids the heartbeat returns. Opening and the client's
@@ -41,7 +37,7 @@ public class LiveSocket implements SocketDoor.Endpoint {
     static final CloseCode UNAUTHORIZED = SocketDoor.UNAUTHORIZED;
     static final CloseCode FORBIDDEN = new CloseCode(4403, ProblemCode.FORBIDDEN.name());
 
-    private final TenantIdentityProvider candidateTokens;
+    private final SuiteTokenVerifier candidateTokens;
     private final LiveHub hub;
     private final SessionService sessions;
     private final Clock clock;
@@ -52,7 +48,7 @@ public class LiveSocket implements SocketDoor.Endpoint {
      */
     private final SocketDoor door;
 
-    LiveSocket(@Tenant("candidate") TenantIdentityProvider candidateTokens, LiveHub hub, SessionService sessions,
+    LiveSocket(SuiteTokenVerifier candidateTokens, LiveHub hub, SessionService sessions,
             ObjectMapper json, Clock clock, Vertx vertx, LiveConfig config, SocketConfig sockets, OnlineTracker online) {
         this.candidateTokens = candidateTokens;
         this.hub = hub;
@@ -87,28 +83,30 @@ public class LiveSocket implements SocketDoor.Endpoint {
 
     @Override
     public Uni<Void> authenticate(ServerWebSocket socket, String sessionId, String token) {
-        return candidateTokens.authenticate(new AccessTokenCredential(token))
-                .onFailure().recoverWithNull()
-                .chain(identity -> {
-                    if (identity == null || !(identity.getPrincipal() instanceof JsonWebToken jwt)) {
-                        return door.reject(socket, UNAUTHORIZED);
-                    }
-                    if (!sessionId.equals(TokenClaims.string(jwt, "sessionId"))) {
-                        return door.reject(socket, FORBIDDEN);
-                    }
-                    Long claimed = TokenClaims.whole(jwt, "deviceEpoch");
-                    long epoch = claimed == null ? -1 : claimed;
-                    return sessions.require(sessionId).chain(row -> {
-                        if (epoch < row.deviceEpoch()) {
-                            return door.reject(socket, LiveHub.TAKEN_OVER);
-                        }
-                        if (socket.isClosed()) { // closed while its token was checked: nothing to hold
-                            return Uni.createFrom().voidItem();
-                        }
-                        hub.add(socket, sessionId, row.examId(), epoch);
-                        return seen(row).chain(() -> door.send(socket, time(row)));
-                    });
-                });
+        SuiteTokenVerifier.Verified verified;
+        try {
+            verified = candidateTokens.verify(token);
+        } catch (SuiteTokenVerifier.Refused refused) {
+            return door.reject(socket, UNAUTHORIZED);
+        }
+        if (verified.kind() != SuiteTokenVerifier.Kind.CANDIDATE) {
+            return door.reject(socket, UNAUTHORIZED);
+        }
+        if (!sessionId.equals(verified.string("sessionId"))) {
+            return door.reject(socket, FORBIDDEN);
+        }
+        Long claimed = verified.whole("deviceEpoch");
+        long epoch = claimed == null ? -1 : claimed;
+        return sessions.require(sessionId).chain(row -> {
+            if (epoch < row.deviceEpoch()) {
+                return door.reject(socket, LiveHub.TAKEN_OVER);
+            }
+            if (socket.isClosed()) { // closed while its token was checked: nothing to hold
+                return Uni.createFrom().voidItem();
+            }
+            hub.add(socket, sessionId, row.examId(), epoch);
+            return seen(row).chain(() -> door.send(socket, time(row)));
+        });
     }
 
     /** The proctors' online count must not cost the candidate the time: a Redis failure is ignored. */

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.examsuite.common.auth.Jwt;
+import org.examsuite.common.auth.KeySet;
 import org.examsuite.common.auth.Pem;
 import org.examsuite.common.auth.TokenKinds;
 
@@ -19,8 +20,6 @@ import org.examsuite.common.auth.TokenKinds;
  */
 @ApplicationScoped
 public class CandidateTokens {
-    static final String KEY_ID = "candidate";
-
     private final String privateKeyPem;
     private final Duration ttl;
     private final Clock clock;
@@ -32,7 +31,7 @@ public class CandidateTokens {
         this.clock = clock;
     }
 
-    private volatile PrivateKey key;
+    private volatile SigningKey key;
 
     public record Token(String token, Instant expiresAt) {
     }
@@ -45,7 +44,8 @@ public class CandidateTokens {
         claims.put("examId", examId);
         claims.put("candidateId", candidateId);
         claims.put("deviceEpoch", deviceEpoch);
-        String token = Jwt.sign(key(), KEY_ID, TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
+        SigningKey signing = signingKey();
+        String token = Jwt.sign(signing.key(), signing.keyId(), TokenKinds.CANDIDATE_ISSUER, TokenKinds.CANDIDATE_AUDIENCE, candidateId,
                 now.getEpochSecond(), expiresAt.getEpochSecond(), claims);
         return new Token(token, expiresAt);
     }
@@ -68,10 +68,15 @@ public class CandidateTokens {
         return mint(sessionId, examId, candidateId, deviceEpoch);
     }
 
-    private PrivateKey key() {
-        PrivateKey current = key;
+    /** The signing key and its key id, read once: the id (a thumbprint) tells verifiers which key of their set. */
+    private record SigningKey(PrivateKey key, String keyId) {
+    }
+
+    private SigningKey signingKey() {
+        SigningKey current = key;
         if (current == null) {
-            current = Pem.privateKey(privateKeyPem);
+            PrivateKey parsed = Pem.privateKey(privateKeyPem);
+            current = new SigningKey(parsed, KeySet.keyId(parsed));
             key = current;
         }
         return current;

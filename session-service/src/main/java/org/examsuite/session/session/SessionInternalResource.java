@@ -20,7 +20,6 @@ import org.examsuite.common.auth.Roles;
 /** What other services ask of a session: its status follows the paper; its state is republished. */
 @Tag(name = "internal")
 @Path("/internal/v1/sessions/{sessionId}")
-@RolesAllowed(Roles.SERVICE)
 public class SessionInternalResource {
     private final SessionService sessions;
 
@@ -40,6 +39,7 @@ public class SessionInternalResource {
      */
     @POST
     @Path("/submitted")
+    @RolesAllowed(Roles.FROM_SUBMISSION_SERVICE)
     @Operation(summary = "Record a session's paper (idempotent)")
     @SecurityRequirement(name = "service")
     @APIResponse(responseCode = "204", description = "Recorded")
@@ -53,6 +53,7 @@ public class SessionInternalResource {
     /** A reader that found {@code ses:{<sessionId>}:state} missing asks for it again (204). */
     @POST
     @Path("/publish")
+    @RolesAllowed({Roles.FROM_ANSWER_SERVICE, Roles.FROM_SUBMISSION_SERVICE})
     @Operation(summary = "Publish a session's state to Redis again")
     @SecurityRequirement(name = "service")
     @APIResponse(responseCode = "204", description = "Published")

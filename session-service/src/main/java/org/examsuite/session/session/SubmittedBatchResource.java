@@ -33,7 +33,7 @@ import org.examsuite.contracts.problem.ProblemCode;
  */
 @Tag(name = "internal")
 @Path("/internal/v1/sessions/submitted")
-@RolesAllowed(Roles.SERVICE)
+@RolesAllowed(Roles.FROM_SUBMISSION_SERVICE)
 public class SubmittedBatchResource {
     private final SessionService sessions;
 

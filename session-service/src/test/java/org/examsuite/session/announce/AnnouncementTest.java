@@ -17,6 +17,7 @@ import java.util.UUID;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class AnnouncementTest {
         Started a = Fixtures.startFresh(examId);
         Started b = Fixtures.startFresh(examId);
         Started done = Fixtures.startFresh(examId);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + done.sessionId()))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + done.sessionId()))
                 .post("/internal/v1/sessions/" + done.sessionId() + "/submitted").then().statusCode(204);
         String key = UUID.randomUUID().toString();
         String text = "The alarm at 10:40 is a drill: stay seated.";

@@ -212,6 +212,8 @@ class AutoSubmitTest {
         String payload = new String(Base64.getUrlDecoder().decode(authorization.substring(7).split("\\.")[1]),
                 StandardCharsets.UTF_8);
         assertTrue(payload.contains("\"aud\":\"exam-internal\""), payload);
-        assertTrue(payload.contains("\"iss\":\"exam-suite\""), payload);
+        // session-service's own identity: its callee grants it only what session-service may call
+        assertTrue(payload.contains("\"iss\":\"exam-suite/session-service\""), payload);
+        assertTrue(payload.contains("\"sub\":\"session-service\""), payload);
     }
 }

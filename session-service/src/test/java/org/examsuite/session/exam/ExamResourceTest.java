@@ -21,6 +21,7 @@ import java.util.UUID;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.TestClock;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,9 +79,9 @@ class ExamResourceTest {
         assertFalse(published.contains("prompt"), published);
         redis.key().del(RedisKeys.examQuestions(examId));
 
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/" + examId + "/publish").then().statusCode(204);
+        given().auth().oauth2(TestTokens.service(Roles.ANSWER_SERVICE)).post("/internal/v1/exams/" + examId + "/publish").then().statusCode(204);
         assertTrue(redis.value(String.class).get(RedisKeys.examQuestions(examId)).contains("\"q6\""));
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/nope/publish").then().statusCode(404)
+        given().auth().oauth2(TestTokens.service(Roles.ANSWER_SERVICE)).post("/internal/v1/exams/nope/publish").then().statusCode(404)
                 .body("code", equalTo("EXAM_NOT_FOUND"));
     }
 
@@ -164,7 +165,7 @@ class ExamResourceTest {
                 .statusCode(401).contentType("application/problem+json").body("code", equalTo("UNAUTHORIZED"));
         given().auth().oauth2(TestTokens.candidate("s", examId, "c", 1)).get("/api/v1/exams/" + examId).then()
                 .statusCode(403).contentType("application/problem+json");
-        given().auth().oauth2(TestTokens.service()).get("/api/v1/exams/" + examId).then().statusCode(403);
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/api/v1/exams/" + examId).then().statusCode(403);
         for (String forged : new String[] {TestTokens.unsignedOperator(), TestTokens.strangerOperator(),
                 TestTokens.wrongIssuerOperator(), TestTokens.garbage()}) {
             given().auth().oauth2(forged).get("/api/v1/exams/" + examId).then().statusCode(401)
@@ -175,7 +176,7 @@ class ExamResourceTest {
     @Test
     void internalReadHasKeysAndRevisionForServicesOnly() {
         String examId = Fixtures.openExam(now());
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/exams/" + examId).then()
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/internal/v1/exams/" + examId).then()
                 .statusCode(200).body("questions[2].key", equalTo(true)).body("keyRevision", equalTo(0));
         given().auth().oauth2(TestTokens.operator()).get("/internal/v1/exams/" + examId).then().statusCode(403)
                 .contentType("application/problem+json");
@@ -184,7 +185,7 @@ class ExamResourceTest {
         given().auth().oauth2(TestTokens.operatorClaimingService()).get("/internal/v1/exams/" + examId).then().statusCode(403);
         given().auth().oauth2(TestTokens.serviceSignedWithCandidateKey()).get("/internal/v1/exams/" + examId).then().statusCode(401);
         given().get("/internal/v1/exams/" + examId).then().statusCode(401).contentType("application/problem+json");
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/exams/" + UUID.randomUUID()).then().statusCode(404)
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/internal/v1/exams/" + UUID.randomUUID()).then().statusCode(404)
                 .body("code", equalTo("EXAM_NOT_FOUND"));
     }
 
@@ -230,7 +231,7 @@ class ExamResourceTest {
                 .body("{\"questionId\": \"q9\", \"key\": \"5\"}")
                 .post("/api/v1/exams/" + examId + "/key-corrections").then()
                 .statusCode(404).body("code", equalTo("QUESTION_NOT_FOUND"));
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/exams/" + examId).then()
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/internal/v1/exams/" + examId).then()
                 .body("keyRevision", equalTo(2)).body("questions[0].key", equalTo("3"));
 
         given().auth().oauth2(TestTokens.operator()).queryParam("examId", examId).get("/api/v1/audit").then()

@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 
 /** Every endpoint of session-service, called once on a started session and its exam, for the outage tests. */
@@ -52,9 +53,9 @@ final class Endpoints {
         all.put("announce", () -> operator().contentType(ContentType.JSON).header("Idempotency-Key", "outage-" + UUID.randomUUID())
                 .body("{\"text\": \"outage\"}").post(exam + "/announcements").then());
         all.put("announcements", () -> operator().get(exam + "/announcements").then());
-        all.put("internal: read the exam", () -> service().get("/internal/v1/exams/" + s.examId()).then());
-        all.put("internal: publish the exam", () -> service().post("/internal/v1/exams/" + s.examId() + "/publish").then());
-        all.put("internal: publish the session", () -> service().post("/internal/v1/sessions/" + s.sessionId() + "/publish").then());
+        all.put("internal: read the exam", () -> service(Roles.ANSWER_SERVICE).get("/internal/v1/exams/" + s.examId()).then());
+        all.put("internal: publish the exam", () -> service(Roles.ANSWER_SERVICE).post("/internal/v1/exams/" + s.examId() + "/publish").then());
+        all.put("internal: publish the session", () -> service(Roles.ANSWER_SERVICE).post("/internal/v1/sessions/" + s.sessionId() + "/publish").then());
         return all;
     }
 
@@ -62,8 +63,8 @@ final class Endpoints {
         return given().auth().oauth2(TestTokens.operator());
     }
 
-    private static RequestSpecification service() {
-        return given().auth().oauth2(TestTokens.service());
+    private static RequestSpecification service(String caller) {
+        return given().auth().oauth2(TestTokens.service(caller));
     }
 
     private static RequestSpecification candidate(Started s) {

@@ -21,6 +21,7 @@ import org.examsuite.session.TestClock;
 import org.examsuite.testing.CuttableProxy;
 import org.examsuite.testing.RedisBehindRelay;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ class RedisOutageTest {
 
         REDIS.restore();
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
-                .until(() -> given().auth().oauth2(TestTokens.service()).post("/internal/v1/exams/" + examId + "/publish")
+                .until(() -> given().auth().oauth2(TestTokens.service(Roles.ANSWER_SERVICE)).post("/internal/v1/exams/" + examId + "/publish")
                         .then().extract().statusCode() == 204);
     }
 

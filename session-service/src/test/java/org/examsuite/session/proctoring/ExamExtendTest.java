@@ -19,6 +19,7 @@ import org.examsuite.common.redis.SharedRedisDataSource;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class ExamExtendTest {
         Started a = Fixtures.startFresh(examId);
         Started b = Fixtures.startFresh(examId);
         Started done = Fixtures.startFresh(examId);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + done.sessionId()))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + done.sessionId()))
                 .post("/internal/v1/sessions/" + done.sessionId() + "/submitted").then().statusCode(204);
         long aBefore = publishedDeadline(a.sessionId());
         long bBefore = publishedDeadline(b.sessionId());

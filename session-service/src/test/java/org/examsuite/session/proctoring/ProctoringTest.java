@@ -22,6 +22,7 @@ import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
 import org.examsuite.session.session.ActiveSessions;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,7 +105,7 @@ class ProctoringTest {
         Started a = Fixtures.startFresh(examId);
         Started b = Fixtures.startFresh(examId);
         Started c = Fixtures.startFresh(examId);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + c.sessionId()))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + c.sessionId()))
                 .post("/internal/v1/sessions/" + c.sessionId() + "/submitted").then().statusCode(204);
         clock.advance(Duration.ofSeconds(31));
         given().auth().oauth2(a.token()).post("/api/v1/sessions/" + a.sessionId() + "/heartbeat").then().statusCode(200);
@@ -173,7 +174,7 @@ class ProctoringTest {
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body(Map.of("seconds", 60, "reason", "x"))
                 .post("/api/v1/sessions/" + UUID.randomUUID() + "/extend").then().statusCode(404)
                 .body("code", equalTo("SESSION_NOT_FOUND"));
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + s.sessionId()))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p-" + s.sessionId()))
                 .post("/internal/v1/sessions/" + s.sessionId() + "/submitted").then().statusCode(204);
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body(Map.of("seconds", 60, "reason", "x"))
                 .post(path).then().statusCode(409).contentType("application/problem+json").body("code", equalTo("SESSION_SUBMITTED"));

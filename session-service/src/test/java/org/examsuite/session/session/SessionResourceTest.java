@@ -42,6 +42,7 @@ import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
 import org.examsuite.session.TestClock;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -412,18 +413,18 @@ class SessionResourceTest {
         assertTrue(redis.key().pttl(RedisKeys.sessionState(s.sessionId())) > 0);
 
         String submitted = "/internal/v1/sessions/" + s.sessionId() + "/submitted";
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-1"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "paper-1"))
                 .post(submitted).then().statusCode(204);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-1"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "paper-1"))
                 .post(submitted).then().statusCode(204);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-2"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "paper-2"))
                 .post(submitted).then().statusCode(409).body("code", equalTo("PAPER_MISMATCH"));
         assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
         given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).then().statusCode(200)
                 .body("status", equalTo("SUBMITTED")).body("paperId", equalTo("paper-1")).body("remainingMs", equalTo(0))
                 .body("submittedBy", nullValue());
         // a later report that says who submitted fills it in (the status stays)
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON)
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON)
                 .body(Map.of("paperId", "paper-1", "submittedBy", "CANDIDATE")).post(submitted).then().statusCode(204);
         given().auth().oauth2(s.token()).get("/api/v1/sessions/" + s.sessionId()).then()
                 .body("status", equalTo("SUBMITTED")).body("submittedBy", equalTo("CANDIDATE"));
@@ -434,7 +435,7 @@ class SessionResourceTest {
 
         // a reader that lost the state asks for it again
         redis.key().del(RedisKeys.sessionState(s.sessionId()));
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/sessions/" + s.sessionId() + "/publish").then()
+        given().auth().oauth2(TestTokens.service(Roles.ANSWER_SERVICE)).post("/internal/v1/sessions/" + s.sessionId() + "/publish").then()
                 .statusCode(204);
         assertEquals("SUBMITTED", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "status"));
         assertEquals("2", redis.hash(String.class).hget(RedisKeys.sessionState(s.sessionId()), "epoch"));
@@ -446,7 +447,7 @@ class SessionResourceTest {
         Started a = Fixtures.startFresh(examId);
         Started b = Fixtures.startFresh(examId);
         Started mismatched = Fixtures.startFresh(examId);
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "paper-m"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "paper-m"))
                 .post("/internal/v1/sessions/" + mismatched.sessionId() + "/submitted").then().statusCode(204);
         String unknown = UUID.randomUUID().toString();
         String body = "{\"papers\":[{\"sessionId\":\"" + a.sessionId() + "\",\"paperId\":\"paper-a\"},"
@@ -454,7 +455,7 @@ class SessionResourceTest {
                 + "{\"sessionId\":\"" + mismatched.sessionId() + "\",\"paperId\":\"paper-other\"},"
                 + "{\"sessionId\":\"" + unknown + "\",\"paperId\":\"paper-u\"}]}";
         for (int attempt = 0; attempt < 2; attempt++) { // idempotent: the same answer again
-            given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(body)
+            given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(body)
                     .post("/internal/v1/sessions/submitted").then().statusCode(200).contentType("application/json")
                     .body("failed.size()", equalTo(2))
                     .body("failed." + mismatched.sessionId(), equalTo("PAPER_MISMATCH"))
@@ -472,7 +473,7 @@ class SessionResourceTest {
                 .then().statusCode(403).contentType("application/problem+json");
         for (String bad : List.of("{}", "{\"papers\":[]}", "{\"papers\":[{\"sessionId\":\"x\"}]}",
                 "{\"papers\":[{\"sessionId\":\"x\",\"paperId\":\"p\",\"submittedBy\":\"ME\"}]}")) {
-            given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(bad)
+            given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(bad)
                     .post("/internal/v1/sessions/submitted").then().statusCode(400).contentType("application/problem+json")
                     .body("code", equalTo("VALIDATION_FAILED"));
         }
@@ -480,16 +481,16 @@ class SessionResourceTest {
 
     @Test
     void submittedInputIsChecked() {
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p"))
                 .post("/internal/v1/sessions/" + UUID.randomUUID() + "/submitted").then().statusCode(404)
                 .contentType("application/problem+json").body("code", equalTo("SESSION_NOT_FOUND"));
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{}")
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body("{}")
                 .post("/internal/v1/sessions/x/submitted").then().statusCode(400).body("code", equalTo("VALIDATION_FAILED"));
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body(Map.of("paperId", "p", "submittedBy", "ME"))
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).contentType(ContentType.JSON).body(Map.of("paperId", "p", "submittedBy", "ME"))
                 .post("/internal/v1/sessions/x/submitted").then().statusCode(400).body("violations.field", hasItem("submittedBy"));
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/sessions/" + UUID.randomUUID() + "/publish").then()
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).post("/internal/v1/sessions/" + UUID.randomUUID() + "/publish").then()
                 .statusCode(404).body("code", equalTo("SESSION_NOT_FOUND"));
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/sessions/x/submitted").then().statusCode(405)
+        given().auth().oauth2(TestTokens.service(Roles.SUBMISSION_SERVICE)).get("/internal/v1/sessions/x/submitted").then().statusCode(405)
                 .contentType("application/problem+json").body("detail", containsString("not allowed"));
     }
 }

@@ -21,7 +21,7 @@ import org.examsuite.submission.outbox.OutboxRelay;
 /** grading-saga's view of papers (docs/ARCHITECTURE.md, submission-service internal API). */
 @Tag(name = "internal")
 @Path("/internal/v1/papers/{paperId}")
-@RolesAllowed(Roles.SERVICE)
+@RolesAllowed(Roles.FROM_GRADING_SAGA)
 public class InternalPaperResource {
     private final PaperLookup lookup;
     private final OutboxRelay relay;

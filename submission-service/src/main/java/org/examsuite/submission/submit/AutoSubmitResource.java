@@ -29,7 +29,7 @@ import org.examsuite.submission.session.SessionState;
  */
 @Tag(name = "internal")
 @Path("/internal/v1/sessions/{sessionId}/auto-submit")
-@RolesAllowed(Roles.SERVICE)
+@RolesAllowed(Roles.FROM_SESSION_SERVICE)
 public class AutoSubmitResource {
     private final SessionFacts sessions;
     private final PaperMaker maker;

@@ -28,6 +28,7 @@ import org.examsuite.submission.paper.Canonical;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
@@ -106,7 +107,7 @@ class OutboxRelayTest extends SubmissionTestBase {
         assertEquals(2, messagesFor(paperId).size(), "published again: grading-saga did not confirm");
 
         for (int i = 0; i < 2; i++) {
-            given().auth().oauth2(TestTokens.service()).post("/internal/v1/papers/" + paperId + "/grading-started").then()
+            given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).post("/internal/v1/papers/" + paperId + "/grading-started").then()
                     .statusCode(204);
         }
         clock.advance(republishAfter.plusSeconds(1));
@@ -142,7 +143,7 @@ class OutboxRelayTest extends SubmissionTestBase {
         Session s = session();
         String paperId = submit(s, "k-1", sheet(s.id(), "q1", "3.140", 1, "q2", "[\"2\",\"5\"]", 2)).statusCode(201)
                 .extract().path("paperId");
-        String body = given().auth().oauth2(TestTokens.service()).get("/internal/v1/papers/" + paperId).then()
+        String body = given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/internal/v1/papers/" + paperId).then()
                 .statusCode(200)
                 .body("paperId", equalTo(paperId)).body("sessionId", equalTo(s.id())).body("examId", equalTo(s.examId()))
                 .body("candidateId", equalTo(s.candidateId())).body("submittedBy", equalTo("CANDIDATE"))
@@ -161,9 +162,9 @@ class OutboxRelayTest extends SubmissionTestBase {
 
         given().auth().oauth2(s.token()).get("/internal/v1/papers/" + paperId).then().statusCode(403);
         given().auth().oauth2(TestTokens.operator()).get("/internal/v1/papers/" + paperId).then().statusCode(403);
-        given().auth().oauth2(TestTokens.service()).get("/internal/v1/papers/" + UUID.randomUUID()).then().statusCode(404)
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).get("/internal/v1/papers/" + UUID.randomUUID()).then().statusCode(404)
                 .body("code", equalTo("PAPER_NOT_FOUND"));
-        given().auth().oauth2(TestTokens.service()).post("/internal/v1/papers/" + UUID.randomUUID() + "/grading-started")
+        given().auth().oauth2(TestTokens.service(Roles.GRADING_SAGA)).post("/internal/v1/papers/" + UUID.randomUUID() + "/grading-started")
                 .then().statusCode(404);
     }
 

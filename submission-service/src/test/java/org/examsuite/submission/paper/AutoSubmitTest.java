@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.examsuite.submission.support.Stubs;
 import org.examsuite.submission.support.SubmissionTestBase;
 import org.examsuite.testing.TestKeys;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class AutoSubmitTest extends SubmissionTestBase {
                 .body("submittedBy", equalTo("AUTO")).body("candidateId", equalTo(s.candidateId()))
                 .body("answers.q1.value", equalTo("a")).extract().path("paperId");
         autoSubmit(s, "PROCTOR").statusCode(200).body("paperId", equalTo(paperId)).body("submittedBy", equalTo("AUTO"));
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{}")
+        given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType(ContentType.JSON).body("{}")
                 .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(200)
                 .body("paperId", equalTo(paperId));
     }
@@ -70,10 +71,10 @@ class AutoSubmitTest extends SubmissionTestBase {
     void refusesBadRequestsAndOtherCallers() {
         Session s = session();
         autoSubmit(s, "CANDIDATE").statusCode(400).contentType("application/problem+json").body("code", equalTo("INVALID_FIELD"));
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{\"submittedBy\":")
+        given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType(ContentType.JSON).body("{\"submittedBy\":")
                 .post("/internal/v1/sessions/" + s.id() + "/auto-submit").then().statusCode(400)
                 .contentType("application/problem+json");
-        given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON).body("{}")
+        given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType(ContentType.JSON).body("{}")
                 .post("/internal/v1/sessions/s-no-such-session/auto-submit").then().statusCode(404)
                 .body("code", equalTo("SESSION_NOT_FOUND"));
         given().auth().oauth2(s.token()).contentType(ContentType.JSON).body("{}")

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.submission.paper.SubmitGate;
+import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
 import org.junit.jupiter.api.AfterEach;
 
@@ -96,7 +97,7 @@ public abstract class SubmissionTestBase {
     }
 
     protected static ValidatableResponse autoSubmit(Session session, String submittedBy) {
-        return given().auth().oauth2(TestTokens.service()).contentType(ContentType.JSON)
+        return given().auth().oauth2(TestTokens.service(Roles.SESSION_SERVICE)).contentType(ContentType.JSON)
                 .body("{\"submittedBy\":\"" + submittedBy + "\",\"actor\":\"test\"}")
                 .when().post("/internal/v1/sessions/" + session.id() + "/auto-submit").then();
     }

@@ -4,13 +4,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.PrivateKey;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Service tokens for calls to another service's {@code /internal} API: signed with the
- * suite's service key (never the candidate key), minted once and reused until a minute
+ * Service tokens for calls to another service's {@code /internal} API: this service's own identity
+ * ({@code iss exam-suite/<name>}, {@code sub <name>}, the name being {@code quarkus.application.name}), signed with
+ * its own service key and naming it by {@code kid} ({@link KeySet#keyId}), so that a callee verifies it with this
+ * service's key set and grants only {@link Roles#fromService} of this name. Minted once and reused until a minute
  * before expiry so the hot path signs nothing.
  */
 @ApplicationScoped
@@ -30,6 +31,7 @@ public class ServiceTokens {
     }
 
     private volatile PrivateKey key;
+    private volatile String keyId;
     private volatile String token;
     private volatile long renewAtSeconds;
 
@@ -41,9 +43,10 @@ public class ServiceTokens {
                 if (token == null || now >= renewAtSeconds) {
                     if (key == null) {
                         key = Pem.privateKey(privateKeyPem);
+                        keyId = KeySet.keyId(key);
                     }
-                    token = Jwt.sign(key, "service", TokenKinds.SERVICE_ISSUER, TokenKinds.SERVICE_AUDIENCE,
-                            serviceName, now, now + LIFETIME_SECONDS, Map.of("groups", List.of(Roles.SERVICE)));
+                    token = Jwt.sign(key, keyId, TokenKinds.serviceIssuer(serviceName), TokenKinds.SERVICE_AUDIENCE,
+                            serviceName, now, now + LIFETIME_SECONDS, Map.of());
                     renewAtSeconds = now + LIFETIME_SECONDS - 60;
                 }
                 current = token;

@@ -45,6 +45,9 @@ public class TenantRoles implements SecurityIdentityAugmentor {
             return staffRoles(identity.getRoles());
         }
         String role = roleOf(tenant);
+        if (Roles.SERVICE.equals(role)) { // the signing service, bound to its key by SuiteTokenVerifier
+            return Set.of(role, Roles.fromService(identity.getPrincipal().getName()));
+        }
         return role == null ? Set.of() : Set.of(role);
     }
 

@@ -157,7 +157,7 @@ public class VerifiedTokens {
         return claims;
     }
 
-    private static Object plain(Object value) {
+    static Object plain(Object value) {
         if (value instanceof String || value instanceof Long || value instanceof Boolean) {
             return value;
         }

@@ -23,7 +23,8 @@ class TenantRolesTest {
     @Test
     void theSuitesOwnTenantsGrantTheirOneRoleWhateverTheTokenClaims() {
         assertEquals(Set.of(Roles.CANDIDATE), augmented(verifiedBy("candidate", "service", "operator")).getRoles());
-        assertEquals(Set.of(Roles.SERVICE), augmented(verifiedBy("service")).getRoles());
+        // a service token: the service role and the signing service's own (the principal is its sub, key-bound)
+        assertEquals(Set.of(Roles.SERVICE, "service:someone"), augmented(verifiedBy("service", "operator")).getRoles());
         assertEquals(Set.of(Roles.OPERATOR), augmented(verifiedBy("operator", "service")).getRoles());
     }
 

@@ -9,9 +9,9 @@ public class StaticKeys implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         return Map.of(
-                "quarkus.oidc.candidate.public-key", Pem.body(Pem.encodePublic(Pem.generateRsa().getPublic())),
+                "exam.auth.keys.candidate", Pem.body(Pem.encodePublic(Pem.generateRsa().getPublic())),
                 "quarkus.oidc.operator.public-key", Pem.body(Pem.encodePublic(Pem.generateRsa().getPublic())),
-                "quarkus.oidc.service.public-key", Pem.body(Pem.encodePublic(Pem.generateRsa().getPublic())));
+                "exam.auth.keys.callers.session-service", Pem.body(Pem.encodePublic(Pem.generateRsa().getPublic())));
     }
 
     @Override
