@@ -39,6 +39,7 @@ import org.examsuite.demo.report.Summary;
 import org.examsuite.demo.setup.ExamSetup;
 import org.examsuite.demo.stats.Counters;
 import org.examsuite.demo.stats.Latencies;
+import org.examsuite.demo.verify.RefusedTokens;
 import org.examsuite.demo.verify.ServerErrors;
 import org.examsuite.demo.verify.ServiceVerifier;
 import org.examsuite.demo.verify.Verification;
@@ -176,6 +177,7 @@ public final class Demo {
                 verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
                         deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
                 ServerErrors.problem(latencies.samples()).ifPresent(verification.problems::add);
+                RefusedTokens.problem(latencies.samples()).ifPresent(verification.problems::add);
                 progress.done("t+" + (System.currentTimeMillis() - runStart) / 1000 + "s | exam over; checked against the"
                         + " services and the database (summary below)");
             }

@@ -78,15 +78,33 @@ public final class ReplicaFaults {
         }
     }
 
-    /** Each service in turn, each replica in turn, as a Deployment's rolling update with maxUnavailable 0. */
+    /**
+     * Each service in turn, each replica in turn, as a Deployment's rolling update with maxUnavailable 0 — twice, as a
+     * key rotation ({@link KeyRotation}): all eight replicas with the old and new public keys, then the signers'
+     * replicas with the new private keys. A pass that stops (a replica not ready) stops the rotation there.
+     */
     public void rollingRestart() throws InterruptedException {
         long t0 = System.currentTimeMillis();
         List<String> notes = new ArrayList<>();
-        for (Replica r : Topology.REPLICAS) {
+        KeyRotation rotation = new KeyRotation(replicas);
+        rotation.stagePublicKeys();
+        if (!restartInTurn(t0, Topology.REPLICAS, "public keys old+new", notes)) {
+            return;
+        }
+        rotation.usePrivateKeys();
+        List<Replica> signers = Topology.REPLICAS.stream().filter(r -> KeyRotation.SIGNERS.contains(r.service())).toList();
+        if (!restartInTurn(t0, signers, "new private keys", notes)) {
+            return;
+        }
+        recorder.record(t0, System.currentTimeMillis(), "rollingRestart", "all", String.join(";", notes));
+    }
+
+    private boolean restartInTurn(long t0, List<Replica> turn, String pass, List<String> notes) throws InterruptedException {
+        for (Replica r : turn) {
             disruptions.claimWait(r.service());
             try {
                 long r0 = System.currentTimeMillis();
-                recorder.log("rollingRestart: " + r + " out of the endpoints, preStop 5 s, SIGTERM");
+                recorder.log("rollingRestart (" + pass + "): " + r + " out of the endpoints, preStop 5 s, SIGTERM");
                 nginx.endpoint(r, false);
                 Thread.sleep(PRE_STOP_S * 1000L); // the ingress drops it before it stops
                 replicas.stopping(r);
@@ -98,15 +116,15 @@ public final class ReplicaFaults {
                 if (!ready) {
                     // As a Deployment with maxUnavailable 0: the rollout stops, the other replica stays.
                     recorder.record(t0, System.currentTimeMillis(), "rollingRestart", "all", "FAILED: " + r
-                            + " not ready 240 s after its restart; rollout stopped. " + String.join(";", notes));
-                    return;
+                            + " not ready 240 s after its restart (" + pass + "); rollout stopped. " + String.join(";", notes));
+                    return false;
                 }
                 notes.add(r + " " + (System.currentTimeMillis() - r0) / 1000 + "s" + (extra.isEmpty() ? "" : " (" + extra + ")"));
             } finally {
                 disruptions.release(r.service());
             }
         }
-        recorder.record(t0, System.currentTimeMillis(), "rollingRestart", "all", String.join(";", notes));
+        return true;
     }
 
     /** SIGSTOP for 8 s (callers' read timeouts are 5-10 s), then SIGCONT. */

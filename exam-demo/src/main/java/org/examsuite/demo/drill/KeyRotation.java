@@ -1,0 +1,68 @@
+package org.examsuite.demo.drill;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.examsuite.demo.drill.Topology.Service;
+
+/**
+ * The rolling restart rotates keys as docs/operations.md ("Rotate keys") says, so that the drill shows a rotation under
+ * load refuses nobody: its first pass restarts every replica with the old and a new public key of the candidate key and
+ * of session- and submission-service's own keys (step 1); its second pass restarts session- and submission-service with
+ * the new private keys (step 2). Step 3 (dropping the old public keys once their tokens expired) is not played: the
+ * candidate tokens live 15 minutes, longer than the drill's exam. The demo fails the run on any 401.
+ */
+final class KeyRotation {
+    /** The services whose signing keys are rotated: their replicas make up the second pass. */
+    static final List<Service> SIGNERS = List.of(Service.SESSION, Service.SUBMISSION);
+
+    private final Replicas replicas;
+    private final KeyPair candidate = generate();
+    private final Map<Service, KeyPair> services = Map.of(Service.SESSION, generate(), Service.SUBMISSION, generate());
+
+    KeyRotation(Replicas replicas) {
+        this.replicas = replicas;
+    }
+
+    /** Step 1's configuration: every replica verifies with the old and the new public keys. */
+    void stagePublicKeys() {
+        for (Service verifier : Service.values()) {
+            replicas.override(verifier, "EXAM_CANDIDATE_PUBLIC_KEY",
+                    replicas.sharedValue("EXAM_CANDIDATE_PUBLIC_KEY") + "," + publicBody(candidate));
+            services.forEach((signer, pair) -> replicas.override(verifier, publicKeyVariable(signer),
+                    replicas.sharedValue(publicKeyVariable(signer)) + "," + publicBody(pair)));
+        }
+    }
+
+    /** Step 2's configuration: the signers sign with their new private keys. */
+    void usePrivateKeys() {
+        replicas.override(Service.SESSION, "EXAM_CANDIDATE_PRIVATE_KEY", privateBody(candidate));
+        services.forEach((signer, pair) -> replicas.override(signer, "EXAM_SERVICE_PRIVATE_KEY", privateBody(pair)));
+    }
+
+    /** As ./exam names it (exam-tools Launcher.publicKeyVariable). */
+    static String publicKeyVariable(Service service) {
+        return "EXAM_" + service.module.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_PUBLIC_KEY";
+    }
+
+    private static String publicBody(KeyPair pair) {
+        return Base64.getEncoder().encodeToString(pair.getPublic().getEncoded());
+    }
+
+    private static String privateBody(KeyPair pair) {
+        return Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded());
+    }
+
+    private static KeyPair generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
