@@ -165,7 +165,8 @@ public final class Drill {
             throw new DrillFailure("the ingress routes what it must not");
         }
 
-        ReplicaFaults replicaFaults = new ReplicaFaults(replicas, disruptions, nginx, recorder);
+        ReplicaFaults replicaFaults = new ReplicaFaults(replicas, disruptions, nginx, recorder,
+                new KeyRotation(replicas, paths.keys()));
         Partition partition = new Partition(host, replicaFaults, disruptions, recorder, options.cluster());
         step(() -> {
             long durationMs = options.durationSeconds() * 1000L;

@@ -1,8 +1,16 @@
 package org.examsuite.demo.drill;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -13,18 +21,44 @@ import org.examsuite.demo.drill.Topology.Service;
  * load refuses nobody: its first pass restarts every replica with the old and a new public key of the candidate key and
  * of session- and submission-service's own keys (step 1); its second pass restarts session- and submission-service with
  * the new private keys (step 2). Step 3 (dropping the old public keys once their tokens expired) is not played: the
- * candidate tokens live 15 minutes, longer than the drill's exam. The demo fails the run on any 401.
+ * candidate tokens live 15 minutes, longer than the drill's exam. After each pass every replica is asked to take a token
+ * of each old and each new key ({@link TokenProbe}); and the demo fails the run on any 401.
  */
 final class KeyRotation {
     /** The services whose signing keys are rotated: their replicas make up the second pass. */
     static final List<Service> SIGNERS = List.of(Service.SESSION, Service.SUBMISSION);
 
     private final Replicas replicas;
+    private final Path oldKeys;
     private final KeyPair candidate = generate();
     private final Map<Service, KeyPair> services = Map.of(Service.SESSION, generate(), Service.SUBMISSION, generate());
 
-    KeyRotation(Replicas replicas) {
+    /** OLD_KEYS: ./exam's key files, which the replicas started with. */
+    KeyRotation(Replicas replicas, Path oldKeys) {
         this.replicas = replicas;
+        this.oldKeys = oldKeys;
+    }
+
+    /** A token of each old and each new key: every replica must take all of them from step 1 on. */
+    List<TokenProbe.Probe> probes() throws IOException {
+        List<TokenProbe.Probe> probes = new ArrayList<>();
+        probes.add(TokenProbe.candidate("candidate key (old)", privateKey(oldKeys.resolve("candidate.private.pem"))));
+        probes.add(TokenProbe.candidate("candidate key (new)", candidate.getPrivate()));
+        for (Service signer : SIGNERS) {
+            probes.add(TokenProbe.service(signer.module + " key (old)", signer,
+                    privateKey(oldKeys.resolve(signer.module + ".private.pem"))));
+            probes.add(TokenProbe.service(signer.module + " key (new)", signer, services.get(signer).getPrivate()));
+        }
+        return probes;
+    }
+
+    private static PrivateKey privateKey(Path pem) throws IOException {
+        String body = Files.readString(pem).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+        try {
+            return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(body)));
+        } catch (GeneralSecurityException e) {
+            throw new IOException(pem + " is not a PKCS#8 RSA key", e);
+        }
     }
 
     /** Step 1's configuration: every replica verifies with the old and the new public keys. */

@@ -19,12 +19,15 @@ public final class ReplicaFaults {
     private final Disruptions disruptions;
     private final Nginx nginx;
     private final FaultRecorder recorder;
+    private final KeyRotation rotation;
+    private final TokenProbe probe = new TokenProbe();
 
-    public ReplicaFaults(Replicas replicas, Disruptions disruptions, Nginx nginx, FaultRecorder recorder) {
+    public ReplicaFaults(Replicas replicas, Disruptions disruptions, Nginx nginx, FaultRecorder recorder, KeyRotation rotation) {
         this.replicas = replicas;
         this.disruptions = disruptions;
         this.nginx = nginx;
         this.recorder = recorder;
+        this.rotation = rotation;
     }
 
     /** A random replica whose service nobody else disturbs and whose sibling is ready, claimed; 8 tries. */
@@ -86,17 +89,33 @@ public final class ReplicaFaults {
     public void rollingRestart() throws InterruptedException {
         long t0 = System.currentTimeMillis();
         List<String> notes = new ArrayList<>();
-        KeyRotation rotation = new KeyRotation(replicas);
         rotation.stagePublicKeys();
-        if (!restartInTurn(t0, Topology.REPLICAS, "public keys old+new", notes)) {
+        if (!restartInTurn(t0, Topology.REPLICAS, "public keys old+new", notes) || !everyReplicaTakesBothKeys(t0, notes)) {
             return;
         }
         rotation.usePrivateKeys();
         List<Replica> signers = Topology.REPLICAS.stream().filter(r -> KeyRotation.SIGNERS.contains(r.service())).toList();
-        if (!restartInTurn(t0, signers, "new private keys", notes)) {
+        if (!restartInTurn(t0, signers, "new private keys", notes) || !everyReplicaTakesBothKeys(t0, notes)) {
             return;
         }
         recorder.record(t0, System.currentTimeMillis(), "rollingRestart", "all", String.join(";", notes));
+    }
+
+    /** After a pass: no replica refuses a token of an old or a new key (TokenProbe); else the fault FAILED. */
+    private boolean everyReplicaTakesBothKeys(long t0, List<String> notes) throws InterruptedException {
+        List<String> refused;
+        try {
+            refused = probe.refusals(rotation.probes());
+        } catch (java.io.IOException e) {
+            refused = List.of("cannot make the probe's tokens: " + e.getMessage());
+        }
+        if (refused.isEmpty()) {
+            notes.add("every replica takes the old and the new keys' tokens");
+            return true;
+        }
+        recorder.record(t0, System.currentTimeMillis(), "rollingRestart", "all", "FAILED: tokens refused during the key"
+                + " rotation: " + String.join(", ", refused) + ". " + String.join(";", notes));
+        return false;
     }
 
     private boolean restartInTurn(long t0, List<Replica> turn, String pass, List<String> notes) throws InterruptedException {
