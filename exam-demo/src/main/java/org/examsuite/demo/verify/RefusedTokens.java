@@ -3,7 +3,6 @@ package org.examsuite.demo.verify;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.examsuite.demo.stats.Latencies;
 
 /**
@@ -17,12 +16,7 @@ public final class RefusedTokens {
 
     /** The problem to report when any attempt got a 401: how many, by endpoint. */
     public static Optional<String> problem(List<Latencies.Sample> samples) {
-        Map<String, Long> byEndpoint = new TreeMap<>();
-        for (Latencies.Sample sample : samples) {
-            if (sample.status() == 401) {
-                byEndpoint.merge(sample.endpoint(), 1L, Long::sum);
-            }
-        }
+        Map<String, Long> byEndpoint = ServerErrors.byEndpoint(samples, 401);
         if (byEndpoint.isEmpty()) {
             return Optional.empty();
         }

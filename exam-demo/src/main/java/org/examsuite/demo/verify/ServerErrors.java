@@ -16,17 +16,23 @@ public final class ServerErrors {
 
     /** The problem to report when any attempt got a 500: how many, by endpoint. */
     public static Optional<String> problem(List<Latencies.Sample> samples) {
-        Map<String, Long> byEndpoint = new TreeMap<>();
-        for (Latencies.Sample sample : samples) {
-            if (sample.status() == 500) {
-                byEndpoint.merge(sample.endpoint(), 1L, Long::sum);
-            }
-        }
+        Map<String, Long> byEndpoint = byEndpoint(samples, 500);
         if (byEndpoint.isEmpty()) {
             return Optional.empty();
         }
         long total = byEndpoint.values().stream().mapToLong(Long::longValue).sum();
         return Optional.of(total + " responses were HTTP 500 (" + byEndpoint + "): the services must answer 503 with"
                 + " Retry-After or a contract code, never 500 (their logs say what failed)");
+    }
+
+    /** How many attempts got STATUS, by endpoint (sorted). */
+    static Map<String, Long> byEndpoint(List<Latencies.Sample> samples, int status) {
+        Map<String, Long> byEndpoint = new TreeMap<>();
+        for (Latencies.Sample sample : samples) {
+            if (sample.status() == status) {
+                byEndpoint.merge(sample.endpoint(), 1L, Long::sum);
+            }
+        }
+        return byEndpoint;
     }
 }
