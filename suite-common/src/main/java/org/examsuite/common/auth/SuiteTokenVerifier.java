@@ -68,7 +68,7 @@ public class SuiteTokenVerifier {
     public SuiteTokenVerifier(SuiteKeysConfig config) {
         this.candidates = consumer(KeySet.parse(config.candidate()), TokenKinds.CANDIDATE_ISSUER,
                 TokenKinds.CANDIDATE_AUDIENCE, null);
-        config.callers().forEach((service, keys) -> {
+        config.callers().byService().forEach((service, keys) -> {
             KeySet set = KeySet.parse(keys);
             if (!set.isEmpty()) {
                 services.put(service, consumer(set, TokenKinds.serviceIssuer(service), TokenKinds.SERVICE_AUDIENCE,

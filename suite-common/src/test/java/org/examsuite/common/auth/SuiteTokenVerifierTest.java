@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.KeyPair;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The suite's own tokens against their key sets: kid-picked keys, rotation overlap, one service per key. */
@@ -25,9 +26,28 @@ class SuiteTokenVerifierTest {
             }
 
             @Override
-            public Map<String, String> callers() {
-                return Map.of(Roles.ANSWER_SERVICE, Pem.encodePublic(ANSWER.getPublic()),
-                        Roles.GRADING_SAGA, Pem.body(Pem.encodePublic(GRADING.getPublic())));
+            public Callers callers() {
+                return new Callers() {
+                    @Override
+                    public Optional<String> sessionService() {
+                        return Optional.empty(); // given no keys: refused
+                    }
+
+                    @Override
+                    public Optional<String> answerService() {
+                        return Optional.of(Pem.encodePublic(ANSWER.getPublic()));
+                    }
+
+                    @Override
+                    public Optional<String> submissionService() {
+                        return Optional.empty();
+                    }
+
+                    @Override
+                    public Optional<String> gradingSaga() {
+                        return Optional.of(Pem.body(Pem.encodePublic(GRADING.getPublic())));
+                    }
+                };
             }
         });
     }
