@@ -43,13 +43,19 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
         if (known == null) {
             return Uni.createFrom().nullItem();
         }
-        QuarkusSecurityIdentity.Builder identity = QuarkusSecurityIdentity.builder(known);
+        QuarkusSecurityIdentity.Builder identity = ofThisRequest(QuarkusSecurityIdentity.builder(known), request);
+        identity.addAttribute(AuthenticationRequestContext.class.getName(), context);
+        return Uni.createFrom().item(identity.build());
+    }
+
+    /** The request's routing context on the identity, where the verifier puts it: this request's, never a cached one. */
+    static QuarkusSecurityIdentity.Builder ofThisRequest(QuarkusSecurityIdentity.Builder identity,
+            io.quarkus.security.identity.request.AuthenticationRequest request) {
         RoutingContext routingContext = HttpSecurityUtils.getRoutingContextAttribute(request);
-        if (routingContext != null) { // where the verifier puts it: this request's, never a cached one
+        if (routingContext != null) {
             identity.addAttribute(HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, routingContext);
             identity.addAttribute(RoutingContext.class.getName(), routingContext);
         }
-        identity.addAttribute(AuthenticationRequestContext.class.getName(), context);
-        return Uni.createFrom().item(identity.build());
+        return identity;
     }
 }

@@ -35,10 +35,15 @@ public class CachedTokenTenantResolver implements TenantResolver {
 
     /** The tenant that verified the bearer token in this Authorization header, or null. */
     public String tenantOf(String authorization) {
-        if (!tokens.enabled() || authorization == null
-                || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String token = tokens.enabled() ? bearerToken(authorization) : null;
+        return token == null ? null : tokens.tenantOf(token);
+    }
+
+    /** The token of a {@code Bearer} Authorization header (scheme case-insensitive), or null. */
+    static String bearerToken(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return null;
         }
-        return tokens.tenantOf(authorization.substring(BEARER.length()).trim());
+        return authorization.substring(BEARER.length()).trim();
     }
 }

@@ -6,9 +6,7 @@ import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
-import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -45,18 +43,13 @@ public class SuiteTokenIdentityProvider implements IdentityProvider<SuiteTokenRe
             identity = QuarkusSecurityIdentity.builder(known);
         } else {
             try {
-                identity = builder(token, verifier.verify(token));
+                identity = builder(token, request.read() != null ? verifier.verify(request.read()) : verifier.verify(token));
             } catch (SuiteTokenVerifier.Refused refused) {
                 LOG.debugf("suite token refused: %s", refused.getMessage());
                 return Uni.createFrom().failure(new AuthenticationFailedException());
             }
         }
-        RoutingContext routingContext = HttpSecurityUtils.getRoutingContextAttribute(request);
-        if (routingContext != null) { // this request's, never a remembered one
-            identity.addAttribute(HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, routingContext);
-            identity.addAttribute(RoutingContext.class.getName(), routingContext);
-        }
-        return Uni.createFrom().item(identity.build());
+        return Uni.createFrom().item(CachedTokenIdentityProvider.ofThisRequest(identity, request).build());
     }
 
     /** An identity with no roles yet: {@link TenantRoles} grants them by the tenant attribute. */

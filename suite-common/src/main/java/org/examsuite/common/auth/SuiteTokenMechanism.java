@@ -13,6 +13,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Set;
+import org.jose4j.jwt.consumer.JwtContext;
 
 /**
  * Takes the bearer tokens of the suite's own issuers (candidate, service) before OIDC's mechanism sees them and has
@@ -22,8 +23,6 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class SuiteTokenMechanism implements HttpAuthenticationMechanism {
-    private static final String BEARER = "Bearer ";
-
     private final VerifiedTokens tokens;
     private final SuiteTokenVerifier verifier;
 
@@ -35,26 +34,26 @@ public class SuiteTokenMechanism implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
-        String authorization = context.request().getHeader(HttpHeaders.AUTHORIZATION);
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String token = CachedTokenTenantResolver.bearerToken(context.request().getHeader(HttpHeaders.AUTHORIZATION));
+        if (token == null) {
             return Uni.createFrom().nullItem();
         }
-        String token = authorization.substring(BEARER.length()).trim();
-        if (!isOurs(token)) {
-            return Uni.createFrom().nullItem();
+        SuiteTokenRequest request;
+        String tenant = tokens.enabled() ? tokens.tenantOf(token) : null;
+        if (tenant != null) { // verified before: known by its text, not read again
+            if (!tenant.equals(SuiteTokenVerifier.Kind.CANDIDATE.tenant) && !tenant.equals(SuiteTokenVerifier.Kind.SERVICE.tenant)) {
+                return Uni.createFrom().nullItem();
+            }
+            request = new SuiteTokenRequest(token, null);
+        } else {
+            JwtContext read = verifier.read(token);
+            if (read == null) {
+                return Uni.createFrom().nullItem();
+            }
+            request = new SuiteTokenRequest(token, read);
         }
-        SuiteTokenRequest request = new SuiteTokenRequest(token);
         HttpSecurityUtils.setRoutingContextAttribute(request, context);
         return identities.authenticate(request);
-    }
-
-    private boolean isOurs(String token) {
-        String tenant = tokens.enabled() ? tokens.tenantOf(token) : null;
-        if (tenant != null) {
-            return tenant.equals(SuiteTokenVerifier.Kind.CANDIDATE.tenant)
-                    || tenant.equals(SuiteTokenVerifier.Kind.SERVICE.tenant);
-        }
-        return verifier.isSuiteToken(token);
     }
 
     @Override

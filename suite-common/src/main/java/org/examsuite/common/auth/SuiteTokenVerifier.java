@@ -79,13 +79,19 @@ public class SuiteTokenVerifier {
 
     /** Whether this token names one of the suite's own issuers (not verified: a cheap routing decision). */
     public boolean isSuiteToken(String token) {
-        String issuer = issuerOf(token);
-        return issuer != null && (issuer.equals(TokenKinds.CANDIDATE_ISSUER) || TokenKinds.serviceOf(issuer) != null);
+        return read(token) != null;
     }
 
-    private String issuerOf(String token) {
+    /**
+     * The token read but not verified, when it names one of the suite's own issuers; else null. What
+     * {@link #verify(JwtContext)} then verifies, so that routing a token and verifying it parse it once.
+     */
+    public JwtContext read(String token) {
         try {
-            return unverified.process(token).getJwtClaims().getIssuer();
+            JwtContext context = unverified.process(token);
+            String issuer = context.getJwtClaims().getIssuer();
+            return issuer != null && (issuer.equals(TokenKinds.CANDIDATE_ISSUER) || TokenKinds.serviceOf(issuer) != null)
+                    ? context : null;
         } catch (InvalidJwtException | MalformedClaimException | RuntimeException e) {
             return null;
         }
@@ -93,15 +99,25 @@ public class SuiteTokenVerifier {
 
     /** Verifies a suite token in full; {@link Refused} for anything short of that. */
     public Verified verify(String token) throws Refused {
-        JwtContext context;
+        JwtContext context = read(token);
+        if (context == null) {
+            throw new Refused("not a JWT of the suite's issuers");
+        }
+        return verify(context);
+    }
+
+    /** Verifies a token {@link #read} gave; {@link Refused} for anything short of that. */
+    public Verified verify(JwtContext context) throws Refused {
         String issuer;
         try {
-            context = unverified.process(token);
             issuer = context.getJwtClaims().getIssuer();
-        } catch (InvalidJwtException | MalformedClaimException | RuntimeException e) {
-            throw new Refused("not a JWT");
+        } catch (MalformedClaimException e) {
+            throw new Refused("no issuer");
         }
-        String service = issuer == null ? null : TokenKinds.serviceOf(issuer);
+        if (issuer == null) {
+            throw new Refused("no issuer");
+        }
+        String service = TokenKinds.serviceOf(issuer);
         JwtConsumer consumer = TokenKinds.CANDIDATE_ISSUER.equals(issuer) ? candidates
                 : service != null ? services.get(service) : null;
         if (consumer == null) {
