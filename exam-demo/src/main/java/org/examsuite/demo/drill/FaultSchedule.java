@@ -21,7 +21,7 @@ public final class FaultSchedule {
     public static final List<Kind> TABLE = List.of(
         //       kind                lane          %   ±ms   injected as
         new Kind("kill",             Lane.KILLS,    0,    0, "kill -9 of a random replica (its sibling ready) every 10-20 s from +10 s; restarted 3-6 s later"),
-        new Kind("rollingRestart",   Lane.ROLLING, 15,    0, "each replica in turn: out of the upstreams, 5 s preStop, SIGTERM (SIGKILL after 40 s), start, ready, back; twice, as a key rotation (all with old+new public keys, then the signers with new private keys)"),
+        new Kind("rollingRestart",   Lane.ROLLING, 15,    0, "each replica in turn: out of the upstreams, 5 s preStop, SIGTERM (SIGKILL after 40 s), start, ready, back; twice, as a key rotation (all with old+new public keys, then all with their new private keys)"),
         new Kind("redisMasterKill",  Lane.OTHERS,  20, 3000, "kill -9 of a random master; its replica takes over; restarted 12 s after the promotion"),
         new Kind("pause",            Lane.OTHERS,  35, 3000, "SIGSTOP of a random replica for 8 s, then SIGCONT"),
         new Kind("postgresRestart",  Lane.OTHERS,  50, 3000, "pg_ctl restart -m immediate"),

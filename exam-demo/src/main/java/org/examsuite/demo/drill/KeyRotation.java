@@ -19,24 +19,24 @@ import org.examsuite.demo.drill.Topology.Service;
 /**
  * The rolling restart rotates keys as docs/operations.md ("Rotate keys") says, so that the drill shows a rotation under
  * load refuses nobody: its first pass restarts every replica with the old and a new public key of the candidate key and
- * of session- and submission-service's own keys (step 1); its second pass restarts session- and submission-service with
- * the new private keys (step 2). Step 3 (dropping the old public keys once their tokens expired) is not played: the
+ * of each service's own key (step 1); its second pass restarts every replica with the new private keys (step 2). Step 3 (dropping the old public keys once their tokens expired) is not played: the
  * candidate tokens live 15 minutes, longer than the drill's exam. After each pass every replica is asked to take a token
  * of each old and each new key ({@link TokenProbe}); and the demo fails the run on any 401.
  */
 final class KeyRotation {
-    /** The services whose signing keys are rotated: their replicas make up the second pass. */
-    static final List<Service> SIGNERS = List.of(Service.SESSION, Service.SUBMISSION);
+    /** The services whose signing keys are rotated (every one signs its /internal calls): the second pass. */
+    static final List<Service> SIGNERS = List.of(Service.values());
 
     private final Replicas replicas;
     private final Path oldKeys;
     private final KeyPair candidate = generate();
-    private final Map<Service, KeyPair> services = Map.of(Service.SESSION, generate(), Service.SUBMISSION, generate());
+    private final Map<Service, KeyPair> services = new java.util.EnumMap<>(Service.class);
 
     /** OLD_KEYS: ./exam's key files, which the replicas started with. */
     KeyRotation(Replicas replicas, Path oldKeys) {
         this.replicas = replicas;
         this.oldKeys = oldKeys;
+        SIGNERS.forEach(signer -> services.put(signer, generate()));
     }
 
     /** A token of each old and each new key: every replica must take all of them from step 1 on. */

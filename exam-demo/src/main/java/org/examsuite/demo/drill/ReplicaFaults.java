@@ -84,7 +84,7 @@ public final class ReplicaFaults {
     /**
      * Each service in turn, each replica in turn, as a Deployment's rolling update with maxUnavailable 0 — twice, as a
      * key rotation ({@link KeyRotation}): all eight replicas with the old and new public keys, then the signers'
-     * replicas with the new private keys. A pass that stops (a replica not ready) stops the rotation there.
+     * replicas (every service's) with the new private keys. A pass that stops (a replica not ready) stops the rotation there.
      */
     public void rollingRestart() throws InterruptedException {
         long t0 = System.currentTimeMillis();
