@@ -57,6 +57,7 @@ class ChartLintAndSchemaTest {
                 Arguments.of("replicaCount", 3, "replicaCount"),
                 Arguments.of("defaults.resources.requests.memory", "lots", "/defaults/resources/requests/memory"),
                 Arguments.of("otel.endpoint", "collector:4317", "/otel/endpoint"),
+                Arguments.of("otel.samplingRatio", 2, "/otel/samplingRatio"),
                 Arguments.of("networkPolicy.egress.enabled", true, "networkPolicy.egress.enabled needs networkPolicy.egress.to"),
                 Arguments.of("shutdownTimeoutSeconds", -1, "/shutdownTimeoutSeconds"),
                 Arguments.of("keys.existingSecret", "", "keys.inline.EXAM_CANDIDATE_PUBLIC_KEY is required"));

@@ -287,7 +287,12 @@ class ChartRenderTest {
         assertEquals("http://exam-suite-answer-service:8082", data.path("EXAM_ANSWER_URL").asText());
         assertEquals("http://exam-suite-submission-service:8083", data.path("EXAM_SUBMISSION_URL").asText());
         assertEquals("http://exam-suite-grading-saga:8084", data.path("EXAM_GRADING_URL").asText());
-        assertEquals("http://otel-collector.observability.svc:4317", data.path("EXAM_OTLP_ENDPOINT").asText());
+        // OpenTelemetry by its standard variables, as any OTel SDK reads them; every result traced unless lowered
+        assertEquals("http://otel-collector.observability.svc:4317", data.path("OTEL_EXPORTER_OTLP_ENDPOINT").asText());
+        assertEquals("false", data.path("OTEL_SDK_DISABLED").asText());
+        assertEquals(1.0, Double.parseDouble(data.path("OTEL_TRACES_SAMPLER_ARG").asText()));
+        assertTrue(data.path("OTEL_RESOURCE_ATTRIBUTES").asText().contains("k8s.namespace.name="), data.path("OTEL_RESOURCE_ATTRIBUTES").asText());
+        assertFalse(data.has("EXAM_OTLP_ENDPOINT"), "the suite's old name is not what the chart sets");
         assertEquals("https://login.example.com/realms/exams", data.path("EXAM_OPERATOR_ISSUER").asText());
         assertEquals("RS256", data.path("EXAM_OPERATOR_SIGNATURE_ALGORITHM").asText());
         assertFalse(data.has("EXAM_DB_PASSWORD"), "passwords are never in a ConfigMap");

@@ -52,7 +52,7 @@ class LiveTraceTest {
     void oneTraceFromTheSubmissionToTheArchivedResult() throws Exception {
         String port = System.getenv("EXAM_LIVE_OTLP_PORT");
         if (port == null || port.isBlank()) {
-            fail("EXAM_LIVE_OTLP_PORT is not set: ./exam test live starts the suite with EXAM_OTLP_ENDPOINT="
+            fail("EXAM_LIVE_OTLP_PORT is not set: ./exam test live starts the suite with OTEL_EXPORTER_OTLP_ENDPOINT="
                     + "http://127.0.0.1:<port> and QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf and passes the port here");
         }
         LiveSuite.requireReady();
@@ -85,7 +85,7 @@ class LiveTraceTest {
                 StringBuilder why = new StringBuilder("trace " + traceId + " lacks: " + missing + "\n");
                 if (receiver.requests() == 0) {
                     why.append("no OTLP export reached 127.0.0.1:").append(port)
-                            .append(" at all: were the services started with EXAM_OTLP_ENDPOINT pointing here and"
+                            .append(" at all: were the services started with OTEL_EXPORTER_OTLP_ENDPOINT pointing here and"
                                     + " QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (./exam test live does)?\n");
                 }
                 for (String what : missing) {

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 + "the demo, the drill, the benchmarks and every test. Everything it creates lives in .exam/ (git-ignored).",
         commandListHeading = "%nCommands:%n",
         footer = {"", "Configuration: EXAM_DB_HOST, EXAM_DB_PORT, EXAM_DB_NAME, EXAM_DB_USER, EXAM_DB_PASSWORD, EXAM_REDIS_URL,",
-            "EXAM_REDIS_CLUSTER, EXAM_REDIS_WAIT_REPLICAS, EXAM_OTLP_ENDPOINT, EXAM_JAVA_OPTS, EXAM_UP_TIMEOUT (README.md).",
+            "EXAM_REDIS_CLUSTER, EXAM_REDIS_WAIT_REPLICAS, OTEL_EXPORTER_OTLP_ENDPOINT, EXAM_JAVA_OPTS, EXAM_UP_TIMEOUT (README.md).",
             "./exam COMMAND --help: that command's options. Completions: source <(./exam completion)"},
         subcommands = {
             SuiteCommands.Up.class, SuiteCommands.Down.class, SuiteCommands.Status.class, SuiteCommands.Token.class,

@@ -260,7 +260,7 @@ public final class Stages {
         }
         ws.remove("EXAM_TEST_SHARED_SUITE");
         int otlpPort = Probes.freePort(14318);
-        ws.put("EXAM_OTLP_ENDPOINT", "http://127.0.0.1:" + otlpPort);
+        ws.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + otlpPort);
         ws.put("QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
         ws.put("QUARKUS_OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf");
         ws.put("QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "200ms");

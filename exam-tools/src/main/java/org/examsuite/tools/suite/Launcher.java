@@ -80,7 +80,7 @@ public final class Launcher {
         ws.put("EXAM_SUBMISSION_URL", ws.env("EXAM_SUBMISSION_URL", "http://127.0.0.1:8083"));
         ws.put("EXAM_GRADING_URL", ws.env("EXAM_GRADING_URL", "http://127.0.0.1:8084"));
         ws.put("QUARKUS_PROFILE", "prod");
-        if (ws.env("EXAM_OTLP_ENDPOINT").isEmpty()) {
+        if (ws.env("OTEL_EXPORTER_OTLP_ENDPOINT").isEmpty() && ws.env("EXAM_OTLP_ENDPOINT").isEmpty()) {
             // No collector: without this every service logs "Failed to export spans" forever.
             ws.put("QUARKUS_OTEL_SDK_DISABLED", "true");
         }
