@@ -35,6 +35,7 @@ final class TypeCheck {
             model("autoscaling/v2", "HorizontalPodAutoscaler", "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler", "IHorizontalPodAutoscaler"),
             model("gateway.networking.k8s.io/v1", "HTTPRoute", "@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute", "IHTTPRoute"),
             model("keda.sh/v1alpha1", "ScaledObject", "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject", "IScaledObject"),
+            model("keda.sh/v1alpha1", "TriggerAuthentication", "@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication", "ITriggerAuthentication"),
             model("monitoring.coreos.com/v1", "ServiceMonitor", "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor", "IServiceMonitor"),
             model("monitoring.coreos.com/v1", "PrometheusRule", "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule", "IPrometheusRule"));
 
