@@ -195,6 +195,24 @@ final class BenchRun implements AutoCloseable {
     }
 
     /**
+     * MODULE built for a benchmark with PROPERTY=true, the property that activates MODULE's profile for code only a
+     * bench build carries (answer-service's ceiling probe), which builds into MODULE/target/bench; every run (the
+     * build takes the tree as it is). JAR when given instead.
+     */
+    Path benchBuild(String module, String property) {
+        String given = env("JAR");
+        if (!given.isEmpty()) {
+            return Path.of(given);
+        }
+        int rc = procs.run(List.of(home.resolve("mvnw").toString(), "-B", "-q", "-pl", module, "-am", "package", "-DskipTests",
+                "-D" + property + "=true"), Map.of(), home);
+        if (rc != 0) {
+            throw new Fail("building " + module + " with " + property + " failed");
+        }
+        return home.resolve(module + "/target/bench/quarkus-app/quarkus-run.jar");
+    }
+
+    /**
      * bench_command: SERVICE's start command with the system properties PROPS — BENCH_COMMAND_&lt;SESSION|
      * ANSWER|SUBMISSION|GRADING&gt; when set (./exam bench --native: the native executable and its
      * flags), else java FLAGS PROPS -jar JAR.

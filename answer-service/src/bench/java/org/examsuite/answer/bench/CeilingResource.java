@@ -18,41 +18,34 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.examsuite.answer.redis.RedisScripts;
-import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.redis.LuaScript;
-import org.examsuite.contracts.problem.ProblemCode;
 
 /**
  * The benchmark's ceiling (bench/autosave): parse a JSON delta, one Redis Lua round trip,
- * answer — what an autosave cannot beat on the same machine. Off unless
- * {@code exam.answer.bench.ceiling-enabled=true}; then 404 like any unknown path.
+ * answer — what an autosave cannot beat on the same machine. Compiled only into a bench build
+ * ({@code -Dexam.bench.ceiling=true}, the pom's bench-ceiling profile, which the autosave bench
+ * makes for itself): the production artifact has no such endpoint to switch on.
  */
 @Path("/api/v1/bench/ceiling/{n}")
-@Tag(name = "bench", description = "Benchmark probes, off unless enabled (docs/benchmarks.md)")
+@Tag(name = "bench", description = "Benchmark probes, in bench builds only (docs/benchmarks.md)")
 public class CeilingResource {
     private final LuaScript ceiling = LuaScript.of(CeilingResource.class, "ceiling.lua");
 
     private final RedisScripts scripts;
-    private final boolean enabled;
 
     @Inject
-    CeilingResource(RedisScripts scripts, CeilingConfig config) {
+    CeilingResource(RedisScripts scripts) {
         this.scripts = scripts;
-        this.enabled = config.ceilingEnabled();
     }
 
     @POST
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Benchmark probe: the autosave ceiling (404 unless exam.answer.bench.ceiling-enabled)")
+    @Operation(summary = "Benchmark probe: the autosave ceiling (bench builds only)")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The probe's reply")
-    @APIResponse(responseCode = "404", description = "NOT_FOUND (off: the default)")
     public Uni<Map<String, Object>> ceiling(@PathParam("n") int n, JsonNode body) {
-        if (!enabled) {
-            throw ApiException.notFound(ProblemCode.NOT_FOUND, "No such resource.");
-        }
         List<String> fields = new ArrayList<>();
         if (body != null) {
             for (JsonNode change : body.path("changes")) {
