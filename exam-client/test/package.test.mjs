@@ -32,6 +32,15 @@ test('package.json describes a publishable, scoped, licensed package', () => {
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'the SDK has no runtime dependencies');
 });
 
+test('npm run sbom writes the SDK\'s CycloneDX bill of materials: the package, and no runtime dependency to list', () => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+  execFileSync('npm', ['run', '--silent', 'sbom'], { cwd: root, env, encoding: 'utf8' });
+  const bom = JSON.parse(readFileSync(new URL('../sbom.cdx.json', import.meta.url), 'utf8'));
+  assert.equal(bom.bomFormat, 'CycloneDX');
+  assert.equal(bom.metadata.component.purl, `pkg:npm/%40examsuite/exam-client@${pkg.version}`);
+  assert.deepEqual(bom.components ?? [], [], 'what the SDK ships is its own code');
+});
+
 test('npm pack ships every SDK module and nothing of the page, console, server or tests', () => {
   const { result, files } = packedFiles();
   assert.equal(result.name, '@examsuite/exam-client');
