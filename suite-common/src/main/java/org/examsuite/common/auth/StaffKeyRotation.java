@@ -52,7 +52,7 @@ public class StaffKeyRotation implements IdentityProvider<TokenAuthenticationReq
 
     @Inject
     StaffKeyRotation(OidcIdentityProvider oidc, Vertx vertx,
-            @ConfigProperty(name = "quarkus.oidc.staff.token.forced-jwk-refresh-interval", defaultValue = "10S") Duration refreshInterval) {
+            @ConfigProperty(name = "quarkus.oidc.staff.token.forced-jwk-refresh-interval", defaultValue = "500ms") Duration refreshInterval) {
         this.oidc = oidc;
         this.vertx = vertx;
         this.patienceMs = refreshInterval.toMillis() + FETCH_ALLOWANCE_MS;
