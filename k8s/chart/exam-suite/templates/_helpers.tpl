@@ -118,3 +118,10 @@ sum(rate(http_server_requests_seconds_count{namespace="{{ .root.Release.Namespac
 {{- .Values.serviceAccount.name | default "default" -}}
 {{- end -}}
 {{- end -}}
+
+{{/* A Gateway API filter that drops a caller's W3C trace context (otel.trustIncomingTraceContext=false). */}}
+{{- define "exam-suite.dropTraceContext" -}}
+- type: RequestHeaderModifier
+  requestHeaderModifier:
+    remove: [traceparent, tracestate, baggage]
+{{- end -}}

@@ -399,6 +399,18 @@ class ChartRenderTest {
     }
 
     @Test
+    void withItsOpenTelemetryModuleTheIngressDoesNotTrustACallersTraceContext() {
+        JsonNode plain = Chart.render(Chart.Values.defaults()).get("Ingress", "exam-suite").at("/metadata/annotations");
+        assertTrue(plain.path("nginx.ingress.kubernetes.io/enable-opentelemetry").isMissingNode(), "off unless asked for");
+        assertEquals("2m", plain.path("nginx.ingress.kubernetes.io/proxy-body-size").asText());
+        JsonNode traced = Chart.render(Chart.Values.defaults().set("ingress.openTelemetry", true)).get("Ingress", "exam-suite")
+                .at("/metadata/annotations");
+        assertEquals("true", traced.path("nginx.ingress.kubernetes.io/enable-opentelemetry").asText());
+        assertEquals("false", traced.path("nginx.ingress.kubernetes.io/opentelemetry-trust-incoming-span").asText());
+        assertEquals("2m", traced.path("nginx.ingress.kubernetes.io/proxy-body-size").asText(), "the other annotations stay");
+    }
+
+    @Test
     void httpRouteOffersTheIngressRoutesWithTheLongTimeoutOnlyOnTheLiveChannel() {
         assertTrue(Chart.render(Chart.Values.defaults()).find("HTTPRoute", "exam-suite").isEmpty(), "off by default");
         Chart.Rendered rendered = Chart.render(Chart.Values.defaults().set("httpRoute.enabled", true).set("ingress.enabled", false));
@@ -427,6 +439,13 @@ class ChartRenderTest {
             }
         }
         assertEquals(1, longTimeouts);
+        for (JsonNode rule : spec.path("rules")) { // a trace context from the internet never reaches a service
+            assertEquals("RequestHeaderModifier", rule.at("/filters/0/type").asText(), rule.toString());
+            assertEquals("[\"traceparent\",\"tracestate\",\"baggage\"]", rule.at("/filters/0/requestHeaderModifier/remove").toString());
+        }
+        JsonNode trusted = Chart.render(Chart.Values.defaults().set("httpRoute.enabled", true).set("otel.trustIncomingTraceContext", true))
+                .get("HTTPRoute", "exam-suite").path("spec");
+        assertTrue(trusted.at("/rules/0/filters").isMissingNode(), "trusted: passed on");
         assertEquals(new TreeMap<>(Map.of("/api/v1/exams", fullName("session-service"), "/api/v1/sessions", fullName("session-service"),
                 "/api/v1/audit", fullName("session-service"), "/api/v1/answers", fullName("answer-service"),
                 "/api/v1/submissions", fullName("submission-service"), "/api/v1/results", fullName("grading-saga"),
