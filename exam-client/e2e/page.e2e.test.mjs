@@ -83,6 +83,24 @@ test('offline, reload offline, drops and delays, then double-click submit and re
   const onPaper = Object.fromEntries(Object.entries(paper.answers).filter(([, a]) => a.value !== null).map(([q, a]) => [q, a.value]));
   assert.deepEqual(onPaper, answers, 'the paper holds the page answers');
   assert.ok(attempts >= 2, 'the reload resent the submission');
+  // a shared PC: the browser keeps the receipt only, and Finish removes that too
+  const kept = () => page.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('exam-client');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction(['sessions', 'answers'], 'readonly');
+      const sessions = tx.objectStore('sessions').getAll();
+      const answers = tx.objectStore('answers').getAll();
+      tx.oncomplete = () => { resolve({ sessions: sessions.result, answers: answers.result.length }); open.result.close(); };
+    };
+  }));
+  await page.getByText('This device no longer keeps your answers or your sign-in').waitFor();
+  const receipt = await kept();
+  assert.equal(receipt.answers, 0, 'no answer left in IndexedDB');
+  assert.deepEqual(receipt.sessions.map((s) => [s.paperId, s.token ?? null]), [[paperId, null]], 'a receipt without a token');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await page.locator('#login').waitFor({ state: 'visible' });
+  assert.deepEqual(await kept(), { sessions: [], answers: 0 }, 'Finish leaves nothing');
   await context.close();
 });
 

@@ -500,7 +500,8 @@ $('submit-button').addEventListener('click', confirmSubmit);
 $('confirm-submit').addEventListener('click', submit);
 $('confirm-cancel').addEventListener('click', () => $('confirm').close());
 $('signout-button').addEventListener('click', async () => {
-  await client?.close();
+  // Only on the done screen: the paper is confirmed, so nothing of the session is left to keep on this device.
+  await client?.forget();
   client = null;
   await ExamClient.clearCurrent();
   clearInterval(timerHandle);

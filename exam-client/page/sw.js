@@ -6,7 +6,7 @@
  * Nor /console/: the proctor console is not part of the exam page and must never be served
  * from the candidate's offline copy.
  */
-const CACHE = 'exam-page-v7';
+const CACHE = 'exam-page-v8';
 const SHELL = [
   '/', '/index.html', '/app.js', '/style.css', '/content.js', '/navigator.js',
   // the rendering libraries (page/vendor, scripts/vendor.mjs); KaTeX's fonts are kept when first drawn

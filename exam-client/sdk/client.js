@@ -182,7 +182,10 @@ export class ExamClient {
     return client;
   }
 
-  /** Forget which session this browser works on (answers stay until the database is cleared). */
+  /**
+   * Forget which session this browser works on (its data stays: a submitted one's receipt, an unsubmitted one's
+   * answers). `forget()` removes a session's data too.
+   */
   static async clearCurrent(options = {}) {
     const opts = { ...DEFAULT_OPTIONS, ...options };
     const store = await openStore(environment(options).indexedDB, opts.dbName);
@@ -459,6 +462,50 @@ export class ExamClient {
   }
 
   /** Stop timers and requests, release the writer lock. Data stays in IndexedDB. */
+  /**
+   * Remove everything this browser holds of this session — token, answers, unsent events, the receipt — and close.
+   * For a shared PC once the candidate is done; before the paper is confirmed, answers not yet saved are lost, so a
+   * page asks first. Confirmed papers already leave only their receipt (the paper id) behind.
+   */
+  async forget() {
+    await this.close();
+    const store = await openStore(this._env.indexedDB, this._opts.dbName);
+    try {
+      await store.forgetSession(this.sessionId, null);
+    } finally {
+      store.close();
+    }
+    this._answers = new Map();
+  }
+
+  /**
+   * Once the paper is confirmed (the submit's answer, or the server saying SUBMITTED), the browser's storage keeps a
+   * receipt of this session and nothing else: no token to resume it with, no answers. This tab's memory still shows
+   * them until it closes.
+   */
+  async _keepOnlyTheReceipt() {
+    const s = this.session;
+    if (s.forgotten) return;
+    const receipt = {
+      sessionId: s.sessionId,
+      examId: s.examId,
+      candidateId: s.candidateId,
+      deviceEpoch: s.deviceEpoch,
+      status: 'SUBMITTED',
+      paperId: s.paperId ?? s.submit?.paper?.paperId ?? null,
+      paper: { questions: [] },
+      submit: { state: 'submitted', paper: this.paper, submittedAt: s.submit?.submittedAt ?? this.clock.now(), replayed: s.submit?.replayed },
+      clockOffsetMs: s.clockOffsetMs,
+      forgotten: true,
+    };
+    try {
+      await this._store.forgetSession(s.sessionId, receipt);
+      this.session = { ...s, token: null, tokenExpiresMs: null, forgotten: true };
+    } catch (err) {
+      this._emit('warning', err); // the paper is safe either way; the data stays until forget()
+    }
+  }
+
   async close() {
     this._closed = true;
     this._stopRunning();

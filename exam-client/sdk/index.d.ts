@@ -207,6 +207,7 @@ export declare class ExamClient {
   static start(credentials: Credentials, options?: ExamClientOptions): Promise<ExamClient>;
   /** Reopen from IndexedDB alone (works offline); null when this browser has no session. */
   static resume(sessionId?: string, options?: ExamClientOptions): Promise<ExamClient | null>;
+  /** Forget which session this browser works on; its data stays (a submitted one's receipt, an unsubmitted one's answers). */
   static clearCurrent(options?: ExamClientOptions): Promise<void>;
 
   readonly sessionId: string;
@@ -254,6 +255,12 @@ export declare class ExamClient {
   flushEvents(): Promise<void>;
   takeOverFromOtherTab(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Remove everything this browser holds of this session (token, answers, unsent events, the receipt) and close: for a
+   * shared PC. Once the paper is confirmed the SDK already keeps only a receipt (no token, no answers); before, answers
+   * not yet saved are lost.
+   */
+  forget(): Promise<void>;
 
   on<K extends keyof ExamClientEvents>(type: K, listener: (detail: ExamClientEvents[K]) => void): () => void;
 }

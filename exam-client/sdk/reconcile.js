@@ -118,6 +118,7 @@ export const reconcileMethods = {
     if (body.status === 'SUBMITTED' && wasEditing) {
       // Auto-submitted at deadline + grace, or by a proctor: the paper exists.
       this._stopLive();
+      await this._keepOnlyTheReceipt();
       this._emit('lock', { reason: 'submitted' });
       this._emit('submitted', this.paper);
     }

@@ -7,6 +7,8 @@
  *             dirty  ⇔  version > ackedVersion
  *   events    {sessionId, eventId, type, at}   proctoring outbox, deleted once the server took them
  *   meta      key → value ('current' = the session this browser is working on)
+ * Once a session's paper is confirmed, its record keeps only a receipt (no token) and its answers
+ * and events are gone: a shared exam-room PC holds no candidate's work after the paper.
  */
 
 const DB_VERSION = 1;
@@ -160,6 +162,24 @@ export class Store {
   deleteEvents(sessionId, eventIds) {
     return this.tx(['events'], 'readwrite', async (s) => {
       for (const id of eventIds) await req(s.events.delete([sessionId, id]));
+    });
+  }
+
+  /**
+   * Remove a session's answers and unsent events and its record in one transaction, leaving RECEIPT in the record's
+   * place (a submitted session's paper id, without token or answers) — or nothing at all, the 'current' pointer
+   * included, when RECEIPT is null.
+   */
+  forgetSession(sessionId, receipt) {
+    return this.tx(['sessions', 'answers', 'events', 'meta'], 'readwrite', async (s) => {
+      for (const key of await req(s.answers.index('bySession').getAllKeys(sessionId))) await req(s.answers.delete(key));
+      for (const key of await req(s.events.index('bySession').getAllKeys(sessionId))) await req(s.events.delete(key));
+      if (receipt) {
+        await req(s.sessions.put(receipt));
+      } else {
+        await req(s.sessions.delete(sessionId));
+        if ((await req(s.meta.get('current'))) === sessionId) await req(s.meta.put(null, 'current'));
+      }
     });
   }
 

@@ -92,6 +92,7 @@ export const submitMethods = {
         if (paper.paperId) s.paperId = paper.paperId;
       });
       this._stopHeartbeat();
+      await this._keepOnlyTheReceipt();
       this._emit('lock', { reason: 'submitted' });
       this._emit('submitted', paper);
       this._emitStatus();

@@ -1,6 +1,7 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { world, until, networkDown } from './support/harness.mjs';
+import { openStore } from '../sdk/store.js';
 
 let w;
 afterEach(async () => w && (await w.closeAll()));
@@ -98,4 +99,70 @@ test('submit waits for an in-flight autosave (one request at a time) and does no
   const paper = c.submit();
   await w.timers.advance(100);
   assert.deepEqual((await paper).answers.q4, { value: 'Paris', version: 1 }, 'the sheet carries the unsynced answer');
+});
+
+/** What this world's IndexedDB holds of SESSION_ID: its record, its answers, and the 'current' pointer. */
+async function stored(indexedDB, sessionId) {
+  const store = await openStore(indexedDB);
+  try {
+    return { session: await store.getSession(sessionId), answers: await store.getAnswers(sessionId),
+      events: await store.getEvents(sessionId), current: await store.getMeta('current') };
+  } finally {
+    store.close();
+  }
+}
+
+test('once the paper is confirmed the browser keeps only its receipt: no token, no answers, no unsent events; a reload shows the paper', async () => {
+  w = world();
+  const c = await w.start();
+  await c.setAnswer('q4', 'Paris');
+  w.api.before = (req) => (req.path.endsWith('/events') ? networkDown() : undefined); // the event stays unsent
+  await c.recordEvent('BLUR');
+  const before = await stored(w.indexedDB, c.sessionId);
+  assert.equal(before.answers.size, 1, 'local first until the paper');
+  assert.equal(before.events.length, 1);
+  w.api.before = undefined;
+  const paper = await c.submit();
+  const { session, answers, events, current } = await stored(w.indexedDB, c.sessionId);
+  assert.equal(events.length, 0);
+  assert.equal(session.token, undefined, 'no token: nobody at this browser can resume the session');
+  assert.equal(session.status, 'SUBMITTED');
+  assert.equal(session.paperId, paper.paperId);
+  assert.deepEqual(session.paper.questions, []);
+  assert.equal(answers.size, 0);
+  assert.equal(current, c.sessionId, 'the receipt stays the current session');
+  assert.equal(c.answer('q4'), 'Paris', 'this tab still shows what was handed in');
+  await w.closeAll();
+  const again = await w.resume();
+  assert.equal(again.state, 'submitted');
+  assert.equal(again.paper.paperId, paper.paperId);
+  assert.equal(again.answer('q4'), null);
+});
+
+test('a paper the server reports (auto-submit, a proctor) leaves only the receipt too', async () => {
+  w = world();
+  const c = await w.start();
+  await c.setAnswer('q1', '4');
+  const s = w.api.sessions.get(c.sessionId);
+  s.status = 'SUBMITTED';
+  s.paperId = 'paper-auto';
+  await c.heartbeat();
+  assert.equal(c.state, 'submitted');
+  const { session, answers } = await stored(w.indexedDB, c.sessionId);
+  assert.equal(session.token, undefined);
+  assert.equal(session.paperId, 'paper-auto');
+  assert.equal(answers.size, 0);
+});
+
+test('forget() removes everything of the session, receipt and current pointer included', async () => {
+  w = world();
+  const c = await w.start();
+  await c.setAnswer('q4', 'Paris');
+  await c.submit();
+  await c.forget();
+  const { session, answers, current } = await stored(w.indexedDB, c.sessionId);
+  assert.equal(session, undefined);
+  assert.equal(answers.size, 0);
+  assert.equal(current, null);
+  assert.equal(await w.resume(), null, 'nothing to resume on this browser');
 });
