@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -109,6 +111,79 @@ class SelfContainedRepositoryTest {
             return "outside the repository";
         }
         return Files.exists(resolved) ? null : "no such file";
+    }
+
+    /** A sentence saying that something is published, shipped or released, or ships something. */
+    private static final Pattern CLAIM = Pattern.compile("(?i)\\b(?:is|are|was|were|been|gets?)\\s+(?:published|shipped|released)\\b|\\bships\\b");
+    private static final String CLAIMS = "docs/claims.md";
+    private static final Pattern CLAIM_ROW = Pattern.compile("(?m)^\\| ([^|]+?) \\| ([^|]+?) \\| (.+) \\|$");
+    private static final Pattern NAMED = Pattern.compile("`([^`]+)`");
+
+    /** The documentation read for claims: the READMEs and docs/ (not the benchmark history, which records, nor the claims). */
+    private static boolean documentation(String file) {
+        return file.endsWith(".md") && !file.equals(CLAIMS) && !file.equals("docs/benchmarks.md") && !file.endsWith("CHANGELOG.md")
+                && (file.startsWith("docs/") || file.endsWith("README.md")) && !file.contains("/results/");
+    }
+
+    /** Markdown as prose: code blocks and inline code left out, whitespace collapsed (claims may span lines). */
+    static String prose(String markdown) {
+        return INLINE_CODE.matcher(FENCED_CODE.matcher(markdown).replaceAll(" ")).replaceAll("").replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void everyPublishedOrShippedClaimOfTheDocsNamesItsProof() {
+        Map<String, List<String>> rows = new TreeMap<>();
+        List<String> problems = new ArrayList<>();
+        Matcher row = CLAIM_ROW.matcher(text(CLAIMS));
+        while (row.find()) {
+            if (row.group(1).equals("file") || row.group(1).startsWith("---")) {
+                continue;
+            }
+            rows.computeIfAbsent(row.group(1), f -> new ArrayList<>()).add(prose(row.group(2)).strip());
+            Matcher named = NAMED.matcher(row.group(3));
+            boolean proved = false;
+            while (named.find()) {
+                String name = named.group(1);
+                proved |= Files.exists(ROOT.resolve(name)) || files().stream().anyMatch(f -> f.endsWith("/" + name + ".java") || f.endsWith("/" + name));
+            }
+            if (!proved && !row.group(3).contains("not a claim") && !row.group(3).contains("not the suite's")) {
+                problems.add(CLAIMS + ": '" + row.group(2) + "' names no file or class of this repository as its proof");
+            }
+        }
+        for (String file : files()) {
+            if (!documentation(file)) {
+                continue;
+            }
+            String prose = prose(text(file));
+            List<String> words = rows.getOrDefault(file, List.of());
+            Matcher claim = CLAIM.matcher(prose);
+            while (claim.find()) {
+                int at = claim.start();
+                boolean listed = words.stream().anyMatch(w -> {
+                    for (int i = prose.indexOf(w); i >= 0; i = prose.indexOf(w, i + 1)) {
+                        if (i <= at && claim.end() <= i + w.length()) {
+                            return true;
+                        }
+                    }
+                    return false;
+                });
+                if (!listed) {
+                    problems.add(file + ": '..." + prose.substring(Math.max(0, at - 60), Math.min(prose.length(), claim.end() + 40))
+                            + "...' has no row in " + CLAIMS + " naming its proof");
+                }
+            }
+            for (String w : words) {
+                if (!prose.contains(w)) {
+                    problems.add(CLAIMS + ": '" + w + "' is no longer in " + file);
+                }
+            }
+        }
+        for (String file : rows.keySet()) {
+            if (!Files.isRegularFile(ROOT.resolve(file))) {
+                problems.add(CLAIMS + ": no such file " + file);
+            }
+        }
+        assertEquals(List.of(), problems, "claims of the docs and their proofs (" + CLAIMS + ")");
     }
 
     /** The tracked files (git ls-files), or, without git, every file below the root but the skipped directories. */
