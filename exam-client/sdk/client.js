@@ -461,7 +461,6 @@ export class ExamClient {
     }
   }
 
-  /** Stop timers and requests, release the writer lock. Data stays in IndexedDB. */
   /**
    * Remove everything this browser holds of this session — token, answers, unsent events, the receipt — and close.
    * For a shared PC once the candidate is done; before the paper is confirmed, answers not yet saved are lost, so a
@@ -506,6 +505,7 @@ export class ExamClient {
     }
   }
 
+  /** Stop timers and requests, release the writer lock. Data stays in IndexedDB. */
   async close() {
     this._closed = true;
     this._stopRunning();

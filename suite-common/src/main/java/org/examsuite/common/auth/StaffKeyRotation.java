@@ -72,14 +72,15 @@ public class StaffKeyRotation implements IdentityProvider<TokenAuthenticationReq
     @Override
     public Uni<SecurityIdentity> authenticate(TokenAuthenticationRequest request, AuthenticationRequestContext context) {
         return verify(request, context).onFailure().recoverWithUni(failure -> {
-            if (!isStaffTokenOfAnUnseenKey(request)) {
+            String key = unseenStaffKey(request);
+            if (key == null) {
                 return Uni.createFrom().failure(failure);
             }
             if (waiting.incrementAndGet() > MAX_WAITING) {
                 waiting.decrementAndGet();
                 return Uni.createFrom().failure(failure);
             }
-            LOG.debugf("a staff token names key %s, not verified here yet: waiting for the provider's JWKS", keyId(request.getToken().getToken()));
+            LOG.debugf("a staff token names key %s, not verified here yet: waiting for the provider's JWKS", key);
             return again(request, context, 0, FIRST_WAIT_MS, failure).onTermination().invoke(waiting::decrementAndGet);
         });
     }
@@ -106,10 +107,10 @@ public class StaffKeyRotation implements IdentityProvider<TokenAuthenticationReq
         });
     }
 
-    /** A staff token (by the tenant OIDC resolved) whose key id never verified a token here. */
-    private boolean isStaffTokenOfAnUnseenKey(TokenAuthenticationRequest request) {
+    /** The key id of a staff token (by the tenant OIDC resolved) whose key never verified a token here; else null. */
+    private String unseenStaffKey(TokenAuthenticationRequest request) {
         String key = isStaff(request) ? keyId(request.getToken().getToken()) : null;
-        return key != null && !verifiedKeys.contains(key);
+        return key != null && !verifiedKeys.contains(key) ? key : null;
     }
 
     private static boolean answered(TokenAuthenticationRequest request) {
