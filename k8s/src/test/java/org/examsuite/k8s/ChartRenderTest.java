@@ -119,7 +119,7 @@ class ChartRenderTest {
      * image.flavor: each Deployment runs its service's JVM image (repository:tag, JAVA_TOOL_OPTIONS,
      * UID 185, defaults.resources) or its native image (repository:tag-native, the heap sizes and
      * system properties of javaToolOptions as args and no JAVA_TOOL_OPTIONS, UID 1001,
-     * defaults.native.resources); jvm by default.
+     * defaults.native.resources); jvm by default. A service's own services.<key>.resources are its JVM pods'.
      */
     @ParameterizedTest
     @ValueSource(strings = {"", "jvm", "native"})
@@ -128,7 +128,9 @@ class ChartRenderTest {
         Chart.Rendered rendered = Chart.render(values);
         for (String service : SERVICES) {
             assertFlavor(rendered, service, flavor.equals("native"));
-            JsonNode expected = flavor.equals("native") ? DEFAULTS.path("native").path("resources") : DEFAULTS.path("resources");
+            JsonNode own = VALUES.path("services").path(KEYS.get(service)).path("resources"); // a JVM service's own (session-service's)
+            JsonNode expected = flavor.equals("native") ? DEFAULTS.path("native").path("resources")
+                    : own.isMissingNode() ? DEFAULTS.path("resources") : own;
             var resources = deployment(rendered, service).getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
             for (String field : List.of("/requests/cpu", "/requests/memory", "/limits/cpu", "/limits/memory")) {
                 var actual = (field.startsWith("/requests") ? resources.getRequests() : resources.getLimits()).get(field.substring(field.lastIndexOf('/') + 1));

@@ -98,6 +98,19 @@ public class ExamAccess {
         return organisationOf(examId).map(org -> org != null && caller.reachesExam(examId, org.isEmpty() ? null : org, allowed));
     }
 
+    /**
+     * Whether the caller may act on an exam of ORGANISATION (null: none, an operator's) through one of ALLOWED:
+     * for what session-service holds of an exam before it is one (a draft), whose organisation the caller already read.
+     */
+    public boolean reaches(String examId, String organisation, String... allowed) {
+        return caller.isOperator() || caller.reachesExam(examId, organisation, allowed);
+    }
+
+    /** The organisation a new exam or draft belongs to: the creating staff member's (null for an operator's). */
+    public String creatorOrganisation() {
+        return caller.organisation();
+    }
+
     /** Which exams a list may show this caller: all (an operator), or its organisation's and its assigned ones. */
     public ListScope listScope() {
         if (caller.isOperator()) {
@@ -113,7 +126,11 @@ public class ExamAccess {
 
     /** Records the creating staff member's organisation as the new exam's (in the creating transaction). */
     public Uni<Void> recordOwner(SqlClient tx, String examId) {
-        String org = caller.organisation();
+        return recordOwner(tx, examId, caller.organisation());
+    }
+
+    /** Records ORG (null: none) as the new exam's: a published draft keeps the organisation it was written in. */
+    public Uni<Void> recordOwner(SqlClient tx, String examId, String org) {
         if (org == null) {
             return Uni.createFrom().voidItem();
         }

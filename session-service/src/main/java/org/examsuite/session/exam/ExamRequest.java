@@ -25,4 +25,8 @@ public record ExamRequest(
         @Size(max = QuestionPool.MAX_POOLS) List<@NotNull @Valid QuestionPool> pools) {
 
     public static final int DEFAULT_GRACE_SECONDS = 30;
+
+    /** The members above, by their JSON names: a draft holds these and no other (authoring/). */
+    public static final java.util.Set<String> FIELDS = java.util.Set.of("title", "opensAt", "closesAt", "durationSeconds",
+            "graceSeconds", "questions", "proctoringRules", "shuffle", "pools");
 }

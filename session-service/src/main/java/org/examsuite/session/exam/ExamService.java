@@ -6,6 +6,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,14 +18,16 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
+import org.examsuite.common.problem.ProblemMappers;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.audit.AuditLog;
 import org.jboss.logging.Logger;
 
-/** Creating exams, reading them, correcting keys. */
+/** Creating (publishing) exams, reading them, correcting keys. Drafts are authoring/'s; they end here when published. */
 @ApplicationScoped
 public class ExamService {
     private static final Logger LOG = Logger.getLogger(ExamService.class);
@@ -36,11 +40,13 @@ public class ExamService {
     private final DefaultRules defaultRules;
     private final RichContent content;
     private final ExamAccess access;
+    private final Validator validator;
 
     @Inject
     ExamService(Pool pool, ExamStore store, AuditLog audit, ExamPublisher published, Clock clock, ObjectMapper json,
-            DefaultRules defaultRules, RichContent content, ExamAccess access) {
+            DefaultRules defaultRules, RichContent content, ExamAccess access, Validator validator) {
         this.access = access;
+        this.validator = validator;
         this.defaultRules = defaultRules;
         this.pool = pool;
         this.store = store;
@@ -62,13 +68,8 @@ public class ExamService {
      * a retry without an Idempotency-Key create a second exam.
      */
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
-        Instant now = clock.instant();
-        List<Question> questions = ExamValidator.validate(request, now);
-        content.check(questions);
-        int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
-        List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
-        Exam exam = new Exam(UUID.randomUUID().toString(), request.title(), request.opensAt(), request.closesAt(),
-                request.durationSeconds(), grace, questions, 0, actor, now, rules, request.shuffle(), request.pools());
+        Exam exam = validated(UUID.randomUUID().toString(), request, actor);
+        List<Question> questions = exam.questions();
         String requestHash = idempotencyKey == null ? null : sha256(request);
         return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
@@ -92,6 +93,53 @@ public class ExamService {
                         return new Created(prior.examId(), true);
                     });
                 });
+    }
+
+    /**
+     * What publishing checks, all of it (a draft is checked by the same rules when it is published): the
+     * request's constraints, the exam's own rules, the content policy. 400 VALIDATION_FAILED or UNSAFE_CONTENT.
+     */
+    public void check(ExamRequest request) {
+        validated("check", request, "check");
+    }
+
+    private Exam validated(String examId, ExamRequest request, String actor) {
+        Set<ConstraintViolation<ExamRequest>> violations = validator.validate(request);
+        if (!violations.isEmpty()) {
+            throw ProblemMappers.invalid(violations);
+        }
+        Instant now = clock.instant();
+        List<Question> questions = ExamValidator.validate(request, now);
+        content.check(questions);
+        int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
+        List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
+        return new Exam(examId, request.title(), request.opensAt(), request.closesAt(),
+                request.durationSeconds(), grace, questions, 0, actor, now, rules, request.shuffle(), request.pools());
+    }
+
+    /**
+     * Publishes a checked draft as the exam EXAM_ID of ORGANISATION (null: none). Safe to repeat: an exam
+     * already there is left as it is (a publication that died after this step is finished by a retry).
+     * Redis is told as {@link #create} tells it.
+     */
+    public Uni<Void> publishDraft(String examId, ExamRequest request, String actor, String organisation) {
+        Exam exam = validated(examId, request, actor);
+        return pool.withTransaction(tx -> store.insert(tx, exam, null, null)
+                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                        : access.recordOwner(tx, examId, organisation))
+                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                        : audit.record(tx, actor, "exam.published", examId, null,
+                                Map.of("title", exam.title(), "questions", exam.questions().size()))))
+                .chain(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                        : published.publishExam(exam)
+                                .onFailure().invoke(failure -> LOG.warnf("exam %s published, its questions not yet in Redis"
+                                        + " (readers ask again): %s", examId, failure.toString()))
+                                .onFailure().recoverWithNull().replaceWithVoid());
+    }
+
+    /** Whether EXAM_ID is a published exam (any caller; authoring/ decides who may know). */
+    public Uni<Boolean> exists(String examId) {
+        return store.find(pool, examId).map(exam -> exam != null);
     }
 
     public Uni<Exam> require(String examId) {

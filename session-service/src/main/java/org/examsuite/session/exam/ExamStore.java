@@ -41,13 +41,13 @@ public class ExamStore {
     public record PriorCreate(String examId, String requestHash) {
     }
 
-    /** Inserts the exam; null when the creator's Idempotency-Key was already used. */
+    /** Inserts the exam; null when the creator's Idempotency-Key was already used, or the exam is there (a published draft). */
     Uni<String> insert(SqlClient tx, Exam exam, String idempotencyKey, String requestHash) {
         return tx.preparedQuery("INSERT INTO exam (exam_id, title, opens_at, closes_at, duration_seconds, grace_seconds, "
                 + "questions, key_revision, created_by, created_at, idempotency_key, request_hash, proctoring_rules, shuffle, pools) "
                 + "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, 0, $8, $9, $10, $11, $12::text::jsonb, $13::text::jsonb, "
                 + "$14::text::jsonb) "
-                + "ON CONFLICT (created_by, idempotency_key) DO NOTHING RETURNING exam_id")
+                + "ON CONFLICT DO NOTHING RETURNING exam_id")
                 .execute(Tuple.from(new Object[] {exam.examId(), exam.title(), at(exam.opensAt()), at(exam.closesAt()),
                         exam.durationSeconds(), exam.graceSeconds(), write(exam.questions()), exam.createdBy(),
                         at(exam.createdAt()), idempotencyKey, requestHash, JsonText.write(json, exam.proctoringRules()),

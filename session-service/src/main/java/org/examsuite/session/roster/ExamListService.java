@@ -1,5 +1,6 @@
 package org.examsuite.session.roster;
 
+import org.examsuite.session.paging.Cursor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

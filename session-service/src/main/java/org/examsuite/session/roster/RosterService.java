@@ -1,5 +1,6 @@
 package org.examsuite.session.roster;
 
+import org.examsuite.session.paging.Cursor;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

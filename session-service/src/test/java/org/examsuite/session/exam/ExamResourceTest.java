@@ -152,7 +152,7 @@ class ExamResourceTest {
                 .statusCode(413).contentType("application/problem+json").body("code", equalTo("PAYLOAD_TOO_LARGE"));
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.TEXT).body("hello").post("/api/v1/exams").then()
                 .statusCode(415).contentType("application/problem+json");
-        given().auth().oauth2(TestTokens.operator()).delete("/api/v1/exams/x").then()
+        given().auth().oauth2(TestTokens.operator()).put("/api/v1/exams/x").then()
                 .statusCode(405).contentType("application/problem+json").body("code", equalTo("METHOD_NOT_ALLOWED"));
         given().auth().oauth2(TestTokens.operator()).get("/api/v1/exams/" + UUID.randomUUID()).then()
                 .statusCode(404).contentType("application/problem+json").body("code", equalTo("EXAM_NOT_FOUND"));

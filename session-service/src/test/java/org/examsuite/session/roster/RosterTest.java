@@ -1,5 +1,6 @@
 package org.examsuite.session.roster;
 
+import org.examsuite.session.paging.Cursor;
 import org.examsuite.common.redis.SharedRedisDataSource;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.empty;

@@ -16,6 +16,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.examsuite.common.failure.Unavailable;
 import org.examsuite.contracts.problem.ProblemCode;
@@ -73,10 +75,16 @@ public class ProblemMappers {
      * type or shape is INVALID_FIELD naming the field. Null when no JSON failure is involved.
      */
     static Response jsonProblem(Throwable failure) {
+        ApiException problem = jsonFailure(failure);
+        return problem == null ? null : Problems.response(problem);
+    }
+
+    /** What {@link #jsonProblem} answers, for a body the service binds itself (a draft's document); null: no JSON failure. */
+    public static ApiException jsonFailure(Throwable failure) {
         JsonMappingException mapping = null;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof JsonParseException) {
-                return Problems.response(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.");
+                return new ApiException(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.");
             }
             if (mapping == null && cause instanceof JsonMappingException found) {
                 mapping = found;
@@ -84,24 +92,36 @@ public class ProblemMappers {
         }
         if (mapping == null) {
             return failure instanceof JsonProcessingException
-                    ? Problems.response(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.")
+                    ? new ApiException(400, ProblemCode.MALFORMED_JSON, "The request body is not valid JSON.")
                     : null;
         }
         String field = path(mapping);
-        return Problems.response(new ApiException(400, ProblemCode.INVALID_FIELD,
+        return new ApiException(400, ProblemCode.INVALID_FIELD,
                 field.isEmpty() ? "The request body does not have the expected shape."
-                        : "Field '" + field + "' has the wrong type or shape.").with("field", field));
+                        : "Field '" + field + "' has the wrong type or shape.").with("field", field);
     }
 
     @ServerExceptionMapper
     public Response violations(ConstraintViolationException e) {
-        List<Map<String, String>> violations = e.getConstraintViolations().stream()
-                .map(v -> Map.of("field", field(v), "message", v.getMessage()))
+        return Problems.response(invalid(e.getConstraintViolations(), ProblemMappers::field));
+    }
+
+    /**
+     * A body validated by the service itself rather than by {@code @Valid} (a draft that becomes an exam):
+     * the same 400 VALIDATION_FAILED, each field named by its path from the validated object.
+     */
+    public static ApiException invalid(Set<? extends ConstraintViolation<?>> found) {
+        return invalid(found, v -> v.getPropertyPath().toString());
+    }
+
+    private static ApiException invalid(Set<? extends ConstraintViolation<?>> found, Function<ConstraintViolation<?>, String> field) {
+        List<Map<String, String>> violations = found.stream()
+                .map(v -> Map.of("field", field.apply(v), "message", v.getMessage()))
                 .sorted((a, b) -> a.get("field").compareTo(b.get("field")))
                 .collect(Collectors.toList());
         String detail = violations.stream().map(v -> v.get("field") + ": " + v.get("message"))
                 .collect(Collectors.joining("; "));
-        return Problems.response(new ApiException(400, ProblemCode.VALIDATION_FAILED, detail).with("violations", violations));
+        return new ApiException(400, ProblemCode.VALIDATION_FAILED, detail).with("violations", violations);
     }
 
     @ServerExceptionMapper

@@ -1,4 +1,4 @@
-package org.examsuite.session.roster;
+package org.examsuite.session.paging;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -9,16 +9,16 @@ import org.examsuite.contracts.problem.ProblemCode;
  * Keyset cursors: the sort key of a page's last row, base64url so that clients treat it as
  * opaque and never build one. A cursor that does not decode is the client's mistake (400).
  */
-final class Cursor {
+public final class Cursor {
     private Cursor() {
     }
 
-    static String encode(String key) {
+    public static String encode(String key) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(key.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The key the cursor carries; null for no cursor (the first page). */
-    static String decode(String cursor) {
+    public static String decode(String cursor) {
         if (cursor == null) {
             return null;
         }
@@ -33,7 +33,7 @@ final class Cursor {
         }
     }
 
-    static ApiException invalid() {
+    public static ApiException invalid() {
         return new ApiException(400, ProblemCode.INVALID_FIELD, "after is not a cursor this API returned.").with("field", "after");
     }
 }
