@@ -122,6 +122,35 @@ class DraftResourceTest {
                 .body("entries.findAll { it.action == 'exam.draft-edited' }.detail.fields.flatten()", hasItems("title", "questions"));
     }
 
+    /** Two authors edit the same version at once: one edit lands, the other is told the draft changed — never both. */
+    @Test
+    void ofTwoEditsOfTheSameVersionOneLandsAndTheOtherIsRefused() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String examId = createDraft(author, "{\"state\": \"DRAFT\", \"title\": \"Race\"}").then().extract().path("examId");
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                List<java.util.concurrent.Future<Integer>> edits = new java.util.ArrayList<>();
+                for (String title : List.of("A", "B")) {
+                    edits.add(pool.submit(() -> {
+                        go.await();
+                        return patch(examId, "\"0\"", "{\"title\": \"" + title + "\"}").statusCode();
+                    }));
+                }
+                go.countDown();
+                List<Integer> statuses = new java.util.ArrayList<>();
+                for (var edit : edits) {
+                    statuses.add(edit.get());
+                }
+                statuses.sort(null);
+                assertEquals(List.of(200, 412), statuses, "round " + round);
+                given().auth().oauth2(author).get("/api/v1/exams/" + examId).then().statusCode(200).header("ETag", "\"1\"");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     /** Publishing is three steps (freeze, make the exam, mark it published): a retry finishes one cut short after either. */
     @Test
     void aPublicationCutShortIsFinishedByARetry() throws Throwable {
