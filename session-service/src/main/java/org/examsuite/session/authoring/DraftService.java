@@ -228,8 +228,11 @@ public class DraftService {
             return drafts.flush().replaceWith(new Publication(request, draft.organisation));
         })).onFailure(DraftService::isStale).transform(failure -> stale())
                 .chain(publication -> publication == null ? Uni.createFrom().voidItem()
-                        : Uni.createFrom().deferred(() -> exams.publishDraft(examId, publication.request(), actor, publication.organisation()))
-                                .onFailure(ApiException.class).call(() -> settle(examId, DraftState.DRAFT, actor))
+                        // the exam made by a publication cut short is kept as it is, even if its window has passed since
+                        : exams.exists(examId).chain(made -> made ? Uni.createFrom().voidItem()
+                                : Uni.createFrom().deferred(() -> exams.publishDraft(examId, publication.request(), actor,
+                                        publication.organisation()))
+                                        .onFailure(ApiException.class).call(() -> settle(examId, DraftState.DRAFT, actor)))
                                 .chain(() -> settle(examId, DraftState.PUBLISHED, actor)));
     }
 
