@@ -39,6 +39,7 @@ class ApiError extends Error {
     super(body?.detail || body?.title || `HTTP ${status}`);
     this.status = status;
     this.code = body?.code || `HTTP_${status}`;
+    this.body = body;
   }
 }
 
@@ -50,6 +51,11 @@ function token() {
 }
 
 async function api(method, path, body, headers = {}) {
+  return (await apiFull(method, path, body, headers)).json;
+}
+
+/** The answer with its ETag (a draft's version, for If-Match). */
+async function apiFull(method, path, body, headers = {}) {
   let res;
   try {
     res = await fetch(path, {
@@ -80,7 +86,7 @@ async function api(method, path, body, headers = {}) {
     throw new ApiError(401, json);
   }
   if (!res.ok) throw new ApiError(res.status, json);
-  return json;
+  return { json, etag: res.headers.get('etag') };
 }
 
 const enc = encodeURIComponent;
@@ -118,7 +124,7 @@ function say(text) {
 // ---- views and routing ----------------------------------------------------------------
 
 function show(view) {
-  for (const id of ['loading', 'login', 'exams', 'exam']) $(id).hidden = id !== view;
+  for (const id of ['loading', 'login', 'exams', 'exam', 'draft']) $(id).hidden = id !== view;
   document.body.dataset.view = view;
 }
 
@@ -172,6 +178,8 @@ function route() {
   $('signout').hidden = false;
   const m = /^#\/exams\/([^/]+)$/.exec(location.hash);
   if (m) return openExam(decodeURIComponent(m[1]));
+  const d = /^#\/drafts\/([^/]+)$/.exec(location.hash);
+  if (d) return openDraft(decodeURIComponent(d[1]));
   return openExams();
 }
 
@@ -228,7 +236,10 @@ async function openExams() {
   document.title = 'Exams — Proctor console';
   $('exams-body').replaceChildren();
   examsCursor = null;
+  $('drafts-body').replaceChildren();
+  draftsCursor = null;
   await loadExams();
+  await loadDrafts();
   $('exams-heading').focus?.();
 }
 
@@ -259,6 +270,190 @@ async function loadExams() {
 }
 
 $('exams-more').addEventListener('click', () => loadExams());
+
+// ---- drafts: exams being written (docs/api.md §3.1, "Drafts") ------------------------
+
+let draftsCursor = null;
+
+/** The drafts the signed-in person may edit; the section stays hidden for those who author nothing (403). */
+async function loadDrafts() {
+  let page;
+  try {
+    page = await api('GET', `/api/v1/exams/drafts?limit=50${draftsCursor ? `&after=${enc(draftsCursor)}` : ''}`);
+  } catch (err) {
+    $('drafts').hidden = true;
+    if (err.status !== 401 && err.status !== 403) say(`Could not load the drafts: ${err.message}`);
+    return;
+  }
+  $('drafts').hidden = false;
+  for (const d of page.drafts) {
+    $('drafts-body').append(el('tr', { 'data-exam-id': d.examId }, [
+      el('th', { scope: 'row' }, [el('a', { href: `#/drafts/${enc(d.examId)}`, text: d.title || 'Untitled draft' })]),
+      el('td', { text: d.state === 'DRAFT' ? 'draft' : 'being published' }),
+      el('td', { text: fmtTime(d.updatedAt) }),
+      el('td', { text: d.updatedBy }),
+      el('td', { className: 'mono', text: d.examId }),
+    ]));
+  }
+  draftsCursor = page.nextCursor;
+  $('drafts-more').hidden = !draftsCursor;
+  $('drafts-empty').hidden = $('drafts-body').children.length > 0;
+}
+
+$('drafts-more').addEventListener('click', () => loadDrafts());
+
+$('draft-new').addEventListener('click', async () => {
+  try {
+    const { json } = await apiFull('POST', '/api/v1/exams', { state: 'DRAFT', title: 'Untitled exam' }, { 'idempotency-key': crypto.randomUUID() });
+    location.hash = `#/drafts/${enc(json.examId)}`;
+  } catch (err) {
+    if (err.status !== 401) say(`Could not create a draft: ${err.message}`);
+  }
+});
+
+const draft = { id: null, etag: null, saved: null }; // saved: the members as last read or saved
+
+/** An ISO instant as a datetime-local value in this browser's time zone; '' for none. */
+function toLocalInput(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function showDraft(view, etag) {
+  draft.etag = etag;
+  draft.saved = view;
+  $('draft-heading').textContent = view.title || 'Untitled draft';
+  document.title = `${view.title || 'Draft'} — Proctor console`;
+  $('draft-meta').textContent = `Draft, version ${view.version}; last changed ${fmtTime(view.updatedAt)} by ${view.updatedBy}.`;
+  $('d-title').value = view.title || '';
+  $('d-opens').value = toLocalInput(view.opensAt);
+  $('d-closes').value = toLocalInput(view.closesAt);
+  $('d-duration').value = view.durationSeconds == null ? '' : String(Math.round(view.durationSeconds / 60));
+  $('d-grace').value = view.graceSeconds == null ? '' : String(view.graceSeconds);
+  $('d-questions').value = view.questions ? JSON.stringify(view.questions, null, 2) : '';
+  $('draft-problems').replaceChildren();
+}
+
+async function openDraft(examId) {
+  show('draft');
+  draft.id = examId;
+  $('draft-problems').replaceChildren();
+  try {
+    const { json, etag } = await apiFull('GET', `/api/v1/exams/${enc(examId)}`);
+    if (json.state !== 'DRAFT' && json.state !== 'PUBLISHING') {
+      location.hash = `#/exams/${enc(examId)}`; // published meanwhile: it is an exam now
+      return;
+    }
+    showDraft(json, etag);
+  } catch (err) {
+    if (err.status === 404) {
+      say('No such draft.');
+      location.hash = '#/exams';
+    } else if (err.status !== 401) say(`Could not load the draft: ${err.message}`);
+    return;
+  }
+  $('draft-heading').focus();
+}
+
+function problems(list) {
+  $('draft-problems').replaceChildren(...list.map((text) => el('li', { text })));
+}
+
+/** The form as the exam's members (null: leave it out); throws a message when a field cannot be read. */
+function draftMembers() {
+  const number = (id) => ($(id).value.trim() === '' ? null : Number($(id).value));
+  const instant = (id) => ($(id).value ? new Date($(id).value).toISOString() : null);
+  let questions = null;
+  if ($('d-questions').value.trim() !== '') {
+    try {
+      questions = JSON.parse($('d-questions').value);
+    } catch (err) {
+      throw new Error(`Questions: not valid JSON (${err.message}).`);
+    }
+  }
+  const minutes = number('d-duration');
+  return {
+    title: $('d-title').value.trim() || null,
+    opensAt: instant('d-opens'),
+    closesAt: instant('d-closes'),
+    durationSeconds: minutes == null ? null : Math.round(minutes * 60),
+    graceSeconds: number('d-grace'),
+    questions,
+  };
+}
+
+/** Saves what changed since the draft was read; true when the server holds the form. */
+async function saveDraft() {
+  let members;
+  try {
+    members = draftMembers();
+  } catch (err) {
+    problems([err.message]);
+    return false;
+  }
+  const patch = {};
+  for (const [k, v] of Object.entries(members)) {
+    if (JSON.stringify(v) !== JSON.stringify(draft.saved[k] ?? null)) patch[k] = v; // null removes the member
+  }
+  if (Object.keys(patch).length === 0) return true;
+  try {
+    const { json, etag } = await apiFull('PATCH', `/api/v1/exams/${enc(draft.id)}`, patch,
+      { 'content-type': 'application/merge-patch+json', 'if-match': draft.etag });
+    showDraft(json, etag);
+    say('Draft saved.');
+    return true;
+  } catch (err) {
+    say(''); // an earlier "Draft saved." is not this save's
+    if (err.status === 412) {
+      problems(['Someone else changed this draft since you opened it. Your edits are still in the form: copy what you need, '
+        + 'then reload the draft and make them again.']);
+    } else if (err.status === 409) {
+      problems(['This exam has been published meanwhile: it can no longer change.']);
+    } else if (err.status !== 401) {
+      problems([err.body?.field ? `${err.body.field}: ${err.message}` : err.message]);
+    }
+    return false;
+  }
+}
+
+$('draft-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  $('draft-problems').replaceChildren();
+  await saveDraft();
+});
+
+$('draft-reload').addEventListener('click', () => openDraft(draft.id));
+
+$('draft-publish').addEventListener('click', async () => {
+  $('draft-problems').replaceChildren();
+  if (!(await saveDraft())) return;
+  try {
+    await apiFull('POST', `/api/v1/exams/${enc(draft.id)}/publish`, undefined, { 'if-match': draft.etag });
+    location.hash = `#/exams/${enc(draft.id)}`;
+    say('The exam is published.');
+  } catch (err) {
+    if (err.status === 400 && Array.isArray(err.body?.violations)) {
+      problems(err.body.violations.map((v) => `${v.field}: ${v.message}`));
+    } else if (err.status === 412) {
+      problems(['Someone else changed this draft since you saved it: reload it and check it before publishing.']);
+    } else if (err.status !== 401) {
+      problems([err.body?.field ? `${err.body.field}: ${err.message}` : err.message]);
+    }
+  }
+});
+
+$('draft-delete').addEventListener('click', () => confirmAction({
+  title: 'Delete this draft?',
+  text: 'The draft and everything written in it are removed. A published exam is not affected.',
+  confirm: 'Delete the draft',
+  run: async () => {
+    await api('DELETE', `/api/v1/exams/${enc(draft.id)}`);
+    location.hash = '#/exams';
+    return 'Draft deleted.';
+  },
+}));
 
 // ---- one exam: counts, roster, feed, actions -----------------------------------------
 
@@ -340,7 +535,7 @@ function showQuestions(examId, questions) {
 let refreshing = false;
 let refreshAgain = false;
 async function refresh() {
-  if (!exam.id) return;
+  if (!exam.id || document.body.dataset.view !== 'exam') return; // e.g. after a draft's deletion, from another view
   if (refreshing) { // a slow round is not stacked on; a change pushed meanwhile gets one more round after it
     refreshAgain = true;
     return;
@@ -977,6 +1172,14 @@ function actAnnounce() {
 
 $('exam-pause').addEventListener('click', () => actExam('pause'));
 $('exam-announce').addEventListener('click', actAnnounce);
+$('exam-duplicate').addEventListener('click', async () => {
+  try {
+    const { json } = await apiFull('POST', `/api/v1/exams/${enc(exam.id)}/duplicate`, undefined, { 'idempotency-key': crypto.randomUUID() });
+    location.hash = `#/drafts/${enc(json.examId)}`;
+  } catch (err) {
+    if (err.status !== 401) say(`Could not duplicate the exam: ${err.message}`);
+  }
+});
 $('exam-extend').addEventListener('click', actExamExtend);
 $('exam-resume').addEventListener('click', () => actExam('resume'));
 
