@@ -124,12 +124,10 @@ public class ExamAccess {
     public record ListScope(boolean all, String organisation, String[] assigned) {
     }
 
-    /** Records the creating staff member's organisation as the new exam's (in the creating transaction). */
-    public Uni<Void> recordOwner(SqlClient tx, String examId) {
-        return recordOwner(tx, examId, caller.organisation());
-    }
-
-    /** Records ORG (null: none) as the new exam's: a published draft keeps the organisation it was written in. */
+    /**
+     * Records ORG (null: none) as the new exam's, in the creating transaction: the creating staff member's
+     * ({@link #creatorOrganisation}), or the organisation a published draft was written in.
+     */
     public Uni<Void> recordOwner(SqlClient tx, String examId, String org) {
         if (org == null) {
             return Uni.createFrom().voidItem();

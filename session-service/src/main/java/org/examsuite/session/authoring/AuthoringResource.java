@@ -96,14 +96,8 @@ public class AuthoringResource {
             throw new ApiException(400, ProblemCode.INVALID_FIELD, "state is DRAFT or PUBLISHED (the default).").with("field", "state");
         }
         ExamRequest request = json.treeToValue(body, ExamRequest.class);
-        return exams.create(request, caller.actor(), idempotencyKey).map(created -> {
-            Response.ResponseBuilder response = Response.status(created.replayed() ? 200 : 201)
-                    .entity(Map.of("examId", created.examId()));
-            if (created.replayed()) {
-                response.header("Idempotent-Replayed", "true");
-            }
-            return response.build();
-        });
+        return exams.create(request, caller.actor(), idempotencyKey)
+                .map(created -> created(Map.of("examId", created.examId()), created.replayed()).build());
     }
 
     @GET
@@ -202,13 +196,15 @@ public class AuthoringResource {
         return drafts.duplicate(examId, caller.actor(), idempotencyKey).map(saved -> draft(saved, 201));
     }
 
+    /** A draft with its ETag: STATUS, or a replay's 200. */
     private static Response draft(DraftService.Saved saved, int status) {
-        Response.ResponseBuilder response = Response.status(saved.replayed() ? 200 : status).entity(saved.view())
-                .header(ETAG, saved.etag());
-        if (saved.replayed()) {
-            response.header("Idempotent-Replayed", "true");
-        }
-        return response.build();
+        return (status == 201 ? created(saved.view(), saved.replayed()) : Response.status(status).entity(saved.view()))
+                .header(ETAG, saved.etag()).build();
+    }
+
+    /** 201, or 200 + Idempotent-Replayed for what a replayed Idempotency-Key created. */
+    private static Response.ResponseBuilder created(Object entity, boolean replayed) {
+        return replayed ? Response.ok(entity).header("Idempotent-Replayed", "true") : Response.status(201).entity(entity);
     }
 
     private static boolean examNotFound(Throwable failure) {

@@ -9,13 +9,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.OptimisticLockException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +25,7 @@ import org.examsuite.session.audit.AuditLog;
 import org.examsuite.session.exam.ExamRequest;
 import org.examsuite.session.exam.ExamService;
 import org.examsuite.session.exam.ExamView;
+import org.examsuite.session.json.JsonText;
 import org.examsuite.session.paging.Cursor;
 import org.hibernate.StaleStateException;
 
@@ -84,7 +81,7 @@ public class DraftService {
     }
 
     private Uni<Saved> createChecked(ObjectNode document, String actor, String idempotencyKey, Map<String, String> origin) {
-        String requestHash = idempotencyKey == null ? null : sha256(document.toString() + origin);
+        String requestHash = idempotencyKey == null ? null : JsonText.sha256(json, List.of(document, origin));
         return Panache.withTransaction(() -> {
             Uni<ExamDraft> prior = idempotencyKey == null ? Uni.createFrom().nullItem() : drafts.findCreated(actor, idempotencyKey);
             return prior.chain(found -> found != null ? Uni.createFrom().item(replay(found, requestHash)) : insert(document, actor,
@@ -392,29 +389,20 @@ public class DraftService {
     }
 
     private static boolean isStale(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof StaleStateException || cause instanceof OptimisticLockException) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(failure, cause -> cause instanceof StaleStateException || cause instanceof OptimisticLockException);
     }
 
     /** A concurrent create with the same Idempotency-Key won the unique index: its draft is the answer. */
     private static boolean isDuplicateKey(Throwable failure) {
+        return causedBy(failure, cause -> cause instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState()));
+    }
+
+    private static boolean causedBy(Throwable failure, java.util.function.Predicate<Throwable> test) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())) {
+            if (test.test(cause)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

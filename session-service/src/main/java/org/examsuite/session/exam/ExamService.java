@@ -1,6 +1,5 @@
 package org.examsuite.session.exam;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -8,13 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +20,7 @@ import org.examsuite.common.problem.ProblemMappers;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.access.ExamAccess;
 import org.examsuite.session.audit.AuditLog;
+import org.examsuite.session.json.JsonText;
 import org.jboss.logging.Logger;
 
 /** Creating (publishing) exams, reading them, correcting keys. Drafts are authoring/'s; they end here when published. */
@@ -68,31 +64,20 @@ public class ExamService {
      * a retry without an Idempotency-Key create a second exam.
      */
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
-        Exam exam = validated(UUID.randomUUID().toString(), request, actor);
-        List<Question> questions = exam.questions();
-        String requestHash = idempotencyKey == null ? null : sha256(request);
-        return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
-                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
-                        : access.recordOwner(tx, exam.examId()))
-                .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
-                        : audit.record(tx, actor, "exam.created", exam.examId(), null,
-                                Map.of("title", exam.title(), "questions", questions.size()))))
-                .chain(inserted -> {
-                    if (inserted != null) {
-                        return published.publishExam(exam)
-                                .onFailure().invoke(failure -> LOG.warnf("exam %s created, its questions not published"
-                                        + " (readers ask again): %s", exam.examId(), failure.toString()))
-                                .onFailure().recoverWithNull()
-                                .replaceWith(new Created(exam.examId(), false));
-                    }
-                    return store.findCreate(pool, actor, idempotencyKey).map(prior -> {
-                        if (!prior.requestHash().equals(requestHash)) {
-                            throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                                    "This Idempotency-Key was used for a different exam.");
-                        }
-                        return new Created(prior.examId(), true);
-                    });
-                });
+        Exam exam = examOf(UUID.randomUUID().toString(), request, actor);
+        String requestHash = idempotencyKey == null ? null : JsonText.sha256(json, request);
+        return save(exam, idempotencyKey, requestHash, access.creatorOrganisation(), "exam.created").chain(inserted -> {
+            if (inserted) {
+                return Uni.createFrom().item(new Created(exam.examId(), false));
+            }
+            return store.findCreate(pool, actor, idempotencyKey).map(prior -> {
+                if (!prior.requestHash().equals(requestHash)) {
+                    throw new ApiException(422, ProblemCode.IDEMPOTENCY_KEY_REUSED,
+                            "This Idempotency-Key was used for a different exam.");
+                }
+                return new Created(prior.examId(), true);
+            });
+        });
     }
 
     /**
@@ -100,17 +85,23 @@ public class ExamService {
      * request's constraints, the exam's own rules, the content policy. 400 VALIDATION_FAILED or UNSAFE_CONTENT.
      */
     public void check(ExamRequest request) {
-        validated("check", request, "check");
+        questionsOf(request, clock.instant());
     }
 
-    private Exam validated(String examId, ExamRequest request, String actor) {
+    /** The request's questions normalised, once every check passed at NOW. */
+    private List<Question> questionsOf(ExamRequest request, Instant now) {
         Set<ConstraintViolation<ExamRequest>> violations = validator.validate(request);
         if (!violations.isEmpty()) {
             throw ProblemMappers.invalid(violations);
         }
-        Instant now = clock.instant();
         List<Question> questions = ExamValidator.validate(request, now);
         content.check(questions);
+        return questions;
+    }
+
+    private Exam examOf(String examId, ExamRequest request, String actor) {
+        Instant now = clock.instant();
+        List<Question> questions = questionsOf(request, now);
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
         List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
         return new Exam(examId, request.title(), request.opensAt(), request.closesAt(),
@@ -120,21 +111,29 @@ public class ExamService {
     /**
      * Publishes a checked draft as the exam EXAM_ID of ORGANISATION (null: none). Safe to repeat: an exam
      * already there is left as it is (a publication that died after this step is finished by a retry).
-     * Redis is told as {@link #create} tells it.
      */
     public Uni<Void> publishDraft(String examId, ExamRequest request, String actor, String organisation) {
-        Exam exam = validated(examId, request, actor);
-        return pool.withTransaction(tx -> store.insert(tx, exam, null, null)
+        return save(examOf(examId, request, actor), null, null, organisation, "exam.published").replaceWithVoid();
+    }
+
+    /**
+     * Stores the exam with its owner and audit entry (ACTION) in one transaction, then publishes its questions; true
+     * when this call stored it, false when it was there (the Idempotency-Key's, or the same id). Once committed the
+     * exam stands whatever Redis says: a failed publication is left to the readers, which ask for it again.
+     */
+    private Uni<Boolean> save(Exam exam, String idempotencyKey, String requestHash, String organisation, String action) {
+        return pool.withTransaction(tx -> store.insert(tx, exam, idempotencyKey, requestHash)
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
-                        : access.recordOwner(tx, examId, organisation))
+                        : access.recordOwner(tx, exam.examId(), organisation))
                 .call(inserted -> inserted == null ? Uni.createFrom().voidItem()
-                        : audit.record(tx, actor, "exam.published", examId, null,
+                        : audit.record(tx, exam.createdBy(), action, exam.examId(), null,
                                 Map.of("title", exam.title(), "questions", exam.questions().size()))))
-                .chain(inserted -> inserted == null ? Uni.createFrom().voidItem()
+                .chain(inserted -> inserted == null ? Uni.createFrom().item(false)
                         : published.publishExam(exam)
-                                .onFailure().invoke(failure -> LOG.warnf("exam %s published, its questions not yet in Redis"
-                                        + " (readers ask again): %s", examId, failure.toString()))
-                                .onFailure().recoverWithNull().replaceWithVoid());
+                                .onFailure().invoke(failure -> LOG.warnf("exam %s stored, its questions not published"
+                                        + " (readers ask again): %s", exam.examId(), failure.toString()))
+                                .onFailure().recoverWithNull()
+                                .replaceWith(true));
     }
 
     /** Whether EXAM_ID is a published exam (any caller; authoring/ decides who may know). */
@@ -198,15 +197,5 @@ public class ExamService {
             }
         }
         throw ApiException.notFound(ProblemCode.QUESTION_NOT_FOUND, "The exam has no question with that id.");
-    }
-
-    private String sha256(Object request) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(json.writeValueAsString(request).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException | JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
