@@ -1,6 +1,7 @@
 package org.examsuite.tools.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -54,5 +55,15 @@ class NativeBuildsTest {
         for (Service s : Service.values()) {
             assertTrue(natives.present(s), s.module());
         }
+    }
+
+    /** The budget bounds the stage, not only when the last build starts: 439 s then 487 s fit 900 s, a third does not. */
+    @Test
+    void aBuildStartsOnlyWhenOneAsLongAsTheLongestStillFits() {
+        assertTrue(NativeBuilds.anotherFits(0, 0, 900));
+        assertTrue(NativeBuilds.anotherFits(439, 439, 900));
+        assertFalse(NativeBuilds.anotherFits(926, 487, 900));
+        assertFalse(NativeBuilds.anotherFits(500, 487, 900));
+        assertTrue(NativeBuilds.anotherFits(5_000, 5_000, 0));
     }
 }
