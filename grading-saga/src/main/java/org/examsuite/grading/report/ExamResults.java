@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -35,9 +36,9 @@ import org.examsuite.grading.steps.ExamCache;
 
 /**
  * An exam's results for the exam body: the listing, the export and the item statistics, read
- * over the reactive client (the saga writes results over JDBC). The export and the statistics
- * walk the exam's papers a chunk at a time, one query each, so a 50,000-paper exam is never in
- * memory at once.
+ * through Panache (read-only entities; the saga writes results over JDBC). The export and the
+ * statistics walk the exam's papers a chunk at a time, each chunk in its own short reactive
+ * session, so a 50,000-paper exam is never in memory at once.
  */
 @ApplicationScoped
 public class ExamResults {
@@ -60,12 +61,12 @@ public class ExamResults {
         }
     }
 
-    private final ResultReader reader;
+    private final ResultRepository repository;
     private final ExamCache exams;
     private final ObjectMapper mapper;
 
-    ExamResults(ResultReader reader, ExamCache exams, ObjectMapper mapper) {
-        this.reader = reader;
+    ExamResults(ResultRepository repository, ExamCache exams, ObjectMapper mapper) {
+        this.repository = repository;
         this.exams = exams;
         this.mapper = mapper;
     }
@@ -81,26 +82,31 @@ public class ExamResults {
     /** A page of the exam's current results. An exam without any result is looked up: unknown is 404, known is an empty page. */
     public Uni<ResultPage> list(String examId, String status, String after, int limit) {
         String afterPaperId = Cursor.decode(after);
-        return reader.currentPage(examId, status, afterPaperId, limit + 1)
-                .chain(rows -> rows.isEmpty() && afterPaperId.isEmpty()
-                        ? reader.hasAny(examId).map(any -> new Found(rows, any))
-                        : Uni.createFrom().item(new Found(rows, true)))
+        return Panache.withSession(() -> repository.currentPage(examId, status, afterPaperId, limit + 1)
+                        .chain(rows -> rows.isEmpty() && afterPaperId.isEmpty()
+                                ? repository.hasAny(examId).map(any -> new Found(rows, any))
+                                : Uni.createFrom().item(new Found(rows, true))))
                 .chain(found -> found.examKnown() ? Uni.createFrom().item(found.rows())
                         : exam(examId).replaceWith(found.rows()))
                 .map(rows -> {
                     List<ResultPage.ResultEntry> entries = new ArrayList<>();
-                    for (ResultRow row : rows.subList(0, Math.min(limit, rows.size()))) {
-                        boolean graded = ResultStore.GRADED.equals(row.status());
-                        entries.add(new ResultPage.ResultEntry(row.paperId(), row.sessionId(), row.candidateId(), row.run(), row.status(),
-                                graded ? plain(row.score()) : null, plain(row.maxScore()), row.reason(), row.keyRevision(),
-                                row.archiveSeq(), gradedAt(row)));
+                    for (ResultEntity row : rows.subList(0, Math.min(limit, rows.size()))) {
+                        boolean graded = ResultStore.GRADED.equals(row.status);
+                        entries.add(new ResultPage.ResultEntry(row.paperId, row.sessionId, row.candidateId, row.run, row.status,
+                                graded ? plain(row.score) : null, plain(row.maxScore), row.reason, row.keyRevision,
+                                row.archiveSeq, gradedAt(row)));
                     }
                     String next = rows.size() > limit ? Cursor.encode(entries.get(entries.size() - 1).paperId()) : null;
                     return new ResultPage(examId, entries, next);
                 });
     }
 
-    private record Found(List<ResultRow> rows, boolean examKnown) {
+    private record Found(List<ResultEntity> rows, boolean examKnown) {
+    }
+
+    /** A keyset page of current results, in a reactive session of its own: a walk holds no session between chunks. */
+    private Uni<List<ResultEntity>> page(String examId, String status, String afterPaperId, int limit) {
+        return Panache.withSession(() -> repository.currentPage(examId, status, afterPaperId, limit));
     }
 
     /**
@@ -132,24 +138,24 @@ public class ExamResults {
     }
 
     /** The exam's current results, a chunk at a time in paper id order (only those with {@code status}, if given). */
-    Multi<List<ResultRow>> chunks(String examId, String status) {
+    Multi<List<ResultEntity>> chunks(String examId, String status) {
         return chunks(examId, status, "");
     }
 
     /** As {@link #chunks(String, String)}, from the first paper after {@code afterPaperId} ("" for the first). */
-    private Multi<List<ResultRow>> chunks(String examId, String status, String afterPaperId) {
+    private Multi<List<ResultEntity>> chunks(String examId, String status, String afterPaperId) {
         return Multi.createBy().repeating()
-                .uni(() -> new String[] {afterPaperId}, last -> reader.currentPage(examId, status, last[0], CHUNK)
+                .uni(() -> new String[] {afterPaperId}, last -> page(examId, status, last[0], CHUNK)
                         .invoke(rows -> {
                             if (!rows.isEmpty()) {
-                                last[0] = rows.get(rows.size() - 1).paperId();
+                                last[0] = rows.get(rows.size() - 1).paperId;
                             }
                         }))
                 .until(List::isEmpty);
     }
 
     /** What an export needs before its response is committed: the exam, and the first chunk of its rows. */
-    public record ExportStart(ExamKey exam, List<ResultRow> firstChunk) {
+    public record ExportStart(ExamKey exam, List<ResultEntity> firstChunk) {
     }
 
     /**
@@ -158,7 +164,7 @@ public class ExamResults {
      * Retry-After like every other endpoint, instead of a 200 whose body breaks off at once.
      */
     public Uni<ExportStart> startExport(String examId) {
-        return exam(examId).chain(exam -> reader.currentPage(examId, null, "", CHUNK).map(rows -> new ExportStart(exam, rows)));
+        return exam(examId).chain(exam -> page(examId, null, "", CHUNK).map(rows -> new ExportStart(exam, rows)));
     }
 
     /**
@@ -168,10 +174,10 @@ public class ExamResults {
     public Multi<byte[]> export(String examId, ExportStart start, Format format) {
         List<String> questions = new ArrayList<>(start.exam().questions().keySet());
         boolean[] first = {true};
-        List<ResultRow> firstChunk = start.firstChunk();
-        Multi<List<ResultRow>> chunks = firstChunk.isEmpty() ? Multi.createFrom().empty()
+        List<ResultEntity> firstChunk = start.firstChunk();
+        Multi<List<ResultEntity>> chunks = firstChunk.isEmpty() ? Multi.createFrom().empty()
                 : Multi.createBy().concatenating().streams(Multi.createFrom().item(firstChunk),
-                        chunks(examId, null, firstChunk.get(firstChunk.size() - 1).paperId()));
+                        chunks(examId, null, firstChunk.get(firstChunk.size() - 1).paperId));
         Multi<byte[]> rows = chunks.map(chunk -> format == Format.CSV ? csv(chunk, questions)
                 : json(chunk, first));
         byte[] head = format == Format.CSV ? csvHeader(questions) : "[".getBytes(StandardCharsets.UTF_8);
@@ -188,44 +194,44 @@ public class ExamResults {
         return line.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private byte[] csv(List<ResultRow> chunk, List<String> questions) {
+    private byte[] csv(List<ResultEntity> chunk, List<String> questions) {
         StringBuilder out = new StringBuilder(chunk.size() * 128);
-        for (ResultRow row : chunk) {
-            boolean graded = ResultStore.GRADED.equals(row.status());
-            Map<String, BigDecimal> marks = graded ? marks(row.marks()) : Map.of();
-            out.append(Csv.text(row.paperId())).append(',').append(Csv.text(row.sessionId())).append(',')
-                    .append(Csv.text(row.candidateId())).append(',').append(row.run()).append(',').append(Csv.text(row.status()))
-                    .append(',').append(Csv.number(graded ? plain(row.score()) : null)).append(',')
-                    .append(Csv.number(plain(row.maxScore())));
+        for (ResultEntity row : chunk) {
+            boolean graded = ResultStore.GRADED.equals(row.status);
+            Map<String, BigDecimal> marks = graded ? marks(row.marks) : Map.of();
+            out.append(Csv.text(row.paperId)).append(',').append(Csv.text(row.sessionId)).append(',')
+                    .append(Csv.text(row.candidateId)).append(',').append(row.run).append(',').append(Csv.text(row.status))
+                    .append(',').append(Csv.number(graded ? plain(row.score) : null)).append(',')
+                    .append(Csv.number(plain(row.maxScore)));
             for (String question : questions) {
                 out.append(',').append(Csv.number(marks.get(question)));
             }
             Instant gradedAt = gradedAt(row);
             out.append(',').append(Csv.text(gradedAt == null ? null : gradedAt.toString())).append(',')
-                    .append(Csv.number(row.archiveSeq())).append(Csv.LINE_END);
+                    .append(Csv.number(row.archiveSeq)).append(Csv.LINE_END);
         }
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private byte[] json(List<ResultRow> chunk, boolean[] first) {
+    private byte[] json(List<ResultEntity> chunk, boolean[] first) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(chunk.size() * 192);
         try {
-            for (ResultRow row : chunk) {
+            for (ResultEntity row : chunk) {
                 out.write((first[0] ? "\n" : ",\n").getBytes(StandardCharsets.UTF_8));
                 first[0] = false;
-                boolean graded = ResultStore.GRADED.equals(row.status());
+                boolean graded = ResultStore.GRADED.equals(row.status);
                 try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
                     json.writeStartObject();
-                    json.writeStringField("paperId", row.paperId());
-                    json.writeStringField("sessionId", row.sessionId());
-                    json.writeStringField("candidateId", row.candidateId());
-                    json.writeNumberField("run", row.run());
-                    json.writeStringField("status", row.status());
-                    writeNumber(json, "score", graded ? plain(row.score()) : null);
-                    writeNumber(json, "maxScore", plain(row.maxScore()));
+                    json.writeStringField("paperId", row.paperId);
+                    json.writeStringField("sessionId", row.sessionId);
+                    json.writeStringField("candidateId", row.candidateId);
+                    json.writeNumberField("run", row.run);
+                    json.writeStringField("status", row.status);
+                    writeNumber(json, "score", graded ? plain(row.score) : null);
+                    writeNumber(json, "maxScore", plain(row.maxScore));
                     if (graded) {
                         json.writeObjectFieldStart("marks");
-                        for (Map.Entry<String, BigDecimal> mark : marks(row.marks()).entrySet()) {
+                        for (Map.Entry<String, BigDecimal> mark : marks(row.marks).entrySet()) {
                             writeNumber(json, mark.getKey(), mark.getValue());
                         }
                         json.writeEndObject();
@@ -234,10 +240,10 @@ public class ExamResults {
                     }
                     Instant gradedAt = gradedAt(row);
                     json.writeStringField("gradedAt", gradedAt == null ? null : gradedAt.toString());
-                    if (row.archiveSeq() == null) {
+                    if (row.archiveSeq == null) {
                         json.writeNullField("archiveSeq");
                     } else {
-                        json.writeNumberField("archiveSeq", row.archiveSeq());
+                        json.writeNumberField("archiveSeq", row.archiveSeq);
                     }
                     json.writeEndObject();
                 }
@@ -261,7 +267,7 @@ public class ExamResults {
         return exam(examId).chain(exam -> {
             List<ItemStatistics.Item> items = items(exam);
             ItemStatistics statistics = new ItemStatistics(items, bins);
-            return reader.countByStatus(examId)
+            return Panache.withSession(() -> repository.countByStatus(examId))
                     .chain(byStatus -> chunks(examId, ResultStore.GRADED)
                             .invoke(chunk -> chunk.forEach(row -> statistics.add(paper(row))))
                             .onItem().ignoreAsUni()
@@ -282,13 +288,13 @@ public class ExamResults {
         return items;
     }
 
-    private ItemStatistics.Paper paper(ResultRow row) {
+    private ItemStatistics.Paper paper(ResultEntity row) {
         Map<String, Double> marks = new HashMap<>();
-        marks(row.marks()).forEach((question, score) -> marks.put(question, score == null ? null : score.doubleValue()));
+        marks(row.marks).forEach((question, score) -> marks.put(question, score == null ? null : score.doubleValue()));
         Map<String, int[]> choices = null;
-        if (row.choices() != null) {
+        if (row.choices != null) {
             choices = new HashMap<>();
-            for (Map.Entry<String, JsonNode> entry : iterable(read(row.choices()).fields())) {
+            for (Map.Entry<String, JsonNode> entry : iterable(read(row.choices).fields())) {
                 JsonNode indices = entry.getValue();
                 int[] chosen = new int[indices.size()];
                 for (int i = 0; i < chosen.length; i++) {
@@ -297,8 +303,8 @@ public class ExamResults {
                 choices.put(entry.getKey(), chosen);
             }
         }
-        return new ItemStatistics.Paper(row.score() == null ? 0 : row.score().doubleValue(),
-                row.maxScore() == null ? 0 : row.maxScore().doubleValue(), marks, choices);
+        return new ItemStatistics.Paper(row.score == null ? 0 : row.score.doubleValue(),
+                row.maxScore == null ? 0 : row.maxScore.doubleValue(), marks, choices);
     }
 
     private static StatisticsView view(String examId, ExamKey exam, ItemStatistics.Result result, Map<String, Long> byStatus,
@@ -358,8 +364,8 @@ public class ExamResults {
         return () -> iterator;
     }
 
-    private static Instant gradedAt(ResultRow row) {
-        return ResultStore.GRADED.equals(row.status()) && row.updatedAt() != null ? row.updatedAt().toInstant() : null;
+    private static Instant gradedAt(ResultEntity row) {
+        return ResultStore.GRADED.equals(row.status) && row.updatedAt != null ? row.updatedAt.toInstant() : null;
     }
 
     /** 2.0000 → 2, 1.3333 stays: no exponent notation, no trailing zeros. */
