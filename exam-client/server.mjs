@@ -55,7 +55,7 @@ const TYPES = {
 /** The page's CSP; the console's sign-in talks to the identity provider (token exchange and refresh), so its origin may be connected to. */
 function contentSecurityPolicy(idpOrigin) {
   const connect = idpOrigin ? `'self' ${idpOrigin}` : "'self'";
-  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 }
 
 /**

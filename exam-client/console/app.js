@@ -63,10 +63,10 @@ async function apiFull(method, path, body, headers = {}) {
       headers: {
         authorization: `Bearer ${token()}`,
         accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': body instanceof Blob ? body.type : 'application/json' }),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || body instanceof Blob ? body : JSON.stringify(body), // a Blob: a figure's bytes
       cache: 'no-store',
     });
   } catch {
@@ -334,7 +334,56 @@ function showDraft(view, etag) {
   $('d-grace').value = view.graceSeconds == null ? '' : String(view.graceSeconds);
   $('d-questions').value = view.questions ? JSON.stringify(view.questions, null, 2) : '';
   $('draft-problems').replaceChildren();
+  loadFigures(draft.id);
 }
+
+const figurePreviews = new Map(); // figure id → blob: URL (figures never change)
+
+/** The draft's figures, each with a preview and the Markdown line that shows it. */
+async function loadFigures(examId) {
+  let list;
+  try {
+    list = (await api('GET', `/api/v1/exams/${enc(examId)}/figures`)).figures;
+  } catch (err) {
+    if (err.status !== 401) say(`Could not load the figures: ${err.message}`);
+    return;
+  }
+  $('d-figures').replaceChildren(...list.map((f) => {
+    const line = `![what it shows](figure:${f.figureId})`;
+    const preview = el('img', { className: 'figure-preview', alt: '' });
+    showPreview(examId, f.figureId, preview);
+    return el('li', { 'data-figure-id': f.figureId }, [preview, el('code', { text: line }),
+      el('span', { className: 'hint', text: ` ${f.mediaType}, ${Math.ceil(f.sizeBytes / 1024)} KiB${f.width ? `, ${f.width} × ${f.height}` : ''}` })]);
+  }));
+}
+
+async function showPreview(examId, figureId, img) {
+  if (!figurePreviews.has(figureId)) {
+    const res = await fetch(`/api/v1/exams/${enc(examId)}/figures/${figureId}`, { headers: { authorization: `Bearer ${token()}` } })
+      .catch(() => null);
+    if (!res?.ok) return;
+    figurePreviews.set(figureId, URL.createObjectURL(await res.blob()));
+  }
+  img.src = figurePreviews.get(figureId);
+}
+
+$('d-figure-upload').addEventListener('click', async () => {
+  const file = $('d-figure-file').files[0];
+  if (!file) {
+    problems(['Choose an image file first.']);
+    return;
+  }
+  $('draft-problems').replaceChildren();
+  try {
+    const { json } = await apiFull('POST', `/api/v1/exams/${enc(draft.id)}/figures`, file);
+    $('d-figure-file').value = '';
+    say(json.removed?.length ? `Figure uploaded; taken out of the SVG: ${json.removed.join(', ')}.` : 'Figure uploaded.');
+    await loadFigures(draft.id);
+  } catch (err) {
+    if (err.status === 415) problems(['A figure is a PNG, JPEG or SVG image.']);
+    else if (err.status !== 401) problems([err.message]);
+  }
+});
 
 async function openDraft(examId) {
   show('draft');

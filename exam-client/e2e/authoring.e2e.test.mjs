@@ -1,7 +1,8 @@
 /**
  * The console's drafts (docs/api.md §3.1, "Drafts") in headless Chromium against the RUNNING SUITE (./exam up):
  * an author starts a draft, is shown what publishing still needs, loses a race to an edit made elsewhere and is
- * told so (the form keeps theirs), completes the exam and publishes it — then a candidate starts it — and a
+ * told so (the form keeps theirs), uploads a figure and shows it in a Markdown question, completes the exam and
+ * publishes it — then a candidate starts it and another sees the figure on the exam page — and a
  * published exam is duplicated into a new draft, which is deleted. Skips (or fails with EXAM_E2E_REQUIRE_SUITE=1)
  * like suite.e2e.test.mjs.
  */
@@ -10,8 +11,12 @@ import assert from 'node:assert/strict';
 import { SAMPLE_QUESTIONS } from '../test/support/fake-api.mjs';
 import { launch, artifact, servePage } from './support/browser.mjs';
 import { upstreams, suiteSkip, operatorToken as mintOperatorToken } from './support/suite.mjs';
+import { signIn, question, newExamContext } from './support/scenario.mjs';
 
 const skip = await suiteSkip();
+
+const TRIANGLE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="100"><path d="M10 90 L150 90 L10 10 Z" fill="#cde" '
+  + 'stroke="#123" onclick="alert(1)"/><text x="14" y="84">90°</text></svg>';
 
 let token;
 let pageServer;
@@ -91,7 +96,19 @@ test('console: a draft is written in steps, loses a race visibly, and is publish
   await author.getByLabel('Opens at (your time)', { exact: true }).fill(local(now - 120_000));
   await author.getByLabel('Closes at (your time)', { exact: true }).fill(local(now + 3 * 3600_000));
   await author.getByLabel('Duration in minutes', { exact: true }).fill('60');
-  await author.getByLabel('Questions (JSON, as in the API reference)', { exact: true }).fill(JSON.stringify(SAMPLE_QUESTIONS.slice(0, 2), null, 2));
+  // a figure: uploaded in the console, shown by a Markdown question with the line the console gives
+  await author.getByLabel('An image for a question (PNG, JPEG or SVG, at most 1 MiB)').setInputFiles({
+    name: 'triangle.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(TRIANGLE_SVG) });
+  await author.getByRole('button', { name: 'Upload the figure' }).click();
+  const line = author.locator('#d-figures li code');
+  await line.waitFor();
+  const figureLine = (await line.textContent()).replace('what it shows', 'a right triangle with legs 140 and 80');
+  assert.match(figureLine, /^!\[a right triangle with legs 140 and 80\]\(figure:[0-9a-f]{64}\)$/);
+  await author.waitForFunction(() => document.querySelector('#d-figures img.figure-preview')?.naturalWidth === 160);
+  const withFigure = { id: 'qf', type: 'SINGLE', format: 'markdown', prompt: `Which angle is right?\n\n${figureLine}`,
+    options: ['the one at the bottom left', 'none'], points: 1, key: 'the one at the bottom left' };
+  await author.getByLabel('Questions (JSON, as in the API reference)', { exact: true })
+    .fill(JSON.stringify([...SAMPLE_QUESTIONS.slice(0, 2), withFigure], null, 2));
   await author.getByRole('button', { name: 'Publish the exam' }).click();
   await author.getByRole('heading', { name: title, level: 2 }).waitFor();
   await author.waitForFunction((id) => location.hash === `#/exams/${encodeURIComponent(id)}`, examId);
@@ -100,7 +117,7 @@ test('console: a draft is written in steps, loses a race visibly, and is publish
   assert.equal(published.status, 200);
   assert.equal(published.json.state, 'OPEN');
   assert.equal(published.json.graceSeconds, 45);
-  assert.deepEqual(published.json.questions.map((q) => q.id), ['q1', 'q2']);
+  assert.deepEqual(published.json.questions.map((q) => q.id), ['q1', 'q2', 'qf']);
   const refused = await sessionApi('PATCH', `/api/v1/exams/${examId}`, { title: 'changed' },
     { 'content-type': 'application/merge-patch+json', 'if-match': '"9"' });
   assert.equal(refused.status, 409);
@@ -114,6 +131,18 @@ test('console: a draft is written in steps, loses a race visibly, and is publish
     body: JSON.stringify({ examId, candidateId: 'c-authoring', accessCode: enrolled.json.candidates[0].accessCode }),
   });
   assert.equal(started.status, 201);
+
+  // another candidate sees the figure on the exam page, drawn from the bytes the SDK fetched with the session token
+  const second = await sessionApi('POST', `/api/v1/exams/${examId}/candidates`, { candidates: [{ candidateId: 'c-authoring-2' }] });
+  const candidateContext = await newExamContext(browser);
+  const candidate = await candidateContext.newPage();
+  await signIn(candidate, baseUrl, { examId, candidateId: 'c-authoring-2', accessCode: second.json.candidates[0].accessCode });
+  const figure = question(candidate, 'qf').locator('.prompt img.figure');
+  await candidate.waitForFunction(() => document.querySelector('.prompt img.figure')?.naturalWidth === 160);
+  assert.equal(await figure.getAttribute('alt'), 'a right triangle with legs 140 and 80');
+  assert.match(await figure.getAttribute('src'), /^blob:/);
+  await question(candidate, 'qf').screenshot({ path: artifact('authoring-figure-candidate.png') });
+  await candidateContext.close();
 
   // the exams list shows it; the drafts list no longer does
   await author.goto(`${baseUrl}/console/#/exams`);

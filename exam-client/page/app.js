@@ -125,7 +125,7 @@ $('login-form').addEventListener('submit', async (event) => {
 /** A question's text: rendered Markdown when the question says so and content.js is here, else the text itself. */
 function textNode(tag, props, text, format) {
   const node = el(tag, props);
-  if (format === 'markdown' && content) content.showContent(node, text, format);
+  if (format === 'markdown' && content) content.showContent(node, text, format, { figure: (id) => client.figure(id) });
   else node.textContent = String(text ?? '');
   return node;
 }

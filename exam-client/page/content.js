@@ -4,7 +4,9 @@
  * session-service refused anything unsafe when the exam was created; this is the second line:
  *
  *  1. markdown-it (the CommonMark preset) with raw HTML off (`html: false`: a tag is shown as
- *     text), no images, links to http(s)/mailto only, nesting capped;
+ *     text), images only of the exam's figures (`![what it shows](figure:<id>)`, drawn as an
+ *     <img> without a src: the bytes come through the SDK with the session's token, as a blob:
+ *     URL; any other image is its alt text), links to http(s)/mailto only, nesting capped;
  *  2. DOMPurify over its HTML, with an allow-list of the few elements and attributes the
  *     renderer makes, returning nodes (never a string for innerHTML);
  *  3. KaTeX draws each formula into its element with `render()` — styles set through the CSSOM,
@@ -33,6 +35,7 @@ const ALLOWED_TAGS = ['p', 'br', 'hr', 'em', 'strong', 'code', 'pre', 'blockquot
 // the renderer's classes, and highlight.js's (hljs-keyword, "title function_")
 const ALLOWED_CLASS = /^(math-inline|math-display|language-[A-Za-z0-9_+#.-]{1,40}|hljs-[a-z-]{1,40}|[a-z]{1,20}_{1,3})$/;
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
+const FIGURE = /^figure:([0-9a-f]{64})$/;
 
 function isSpace(c) {
   return c === undefined || /\s/.test(c);
@@ -79,8 +82,13 @@ function mathRule(state, silent) {
 
 function createMarkdown() {
   const md = markdownit('commonmark', { html: false, linkify: false, typographer: false, maxNesting: 20 });
-  md.disable('image');
-  md.validateLink = (url) => SAFE_URL.test(url.trim());
+  md.validateLink = (url) => SAFE_URL.test(url.trim()) || FIGURE.test(url.trim());
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const alt = self.renderInlineAsText(token.children, options, env);
+    const figure = FIGURE.exec(token.attrGet('src') || '');
+    return figure ? `<img data-figure="${figure[1]}" alt="${md.utils.escapeHtml(alt)}">` : md.utils.escapeHtml(alt);
+  };
   md.inline.ruler.before('escape', 'math', mathRule);
   const span = (cls) => (tokens, idx) => `<span class="${cls}">${md.utils.escapeHtml(tokens[idx].content)}</span>`;
   md.renderer.rules.math_inline = span('math-inline');
@@ -108,19 +116,48 @@ function purify() {
   return DOMPurify;
 }
 
-/** The sanitised nodes of `markdown` (a DocumentFragment), formulas drawn and code coloured. */
-export function renderMarkdown(markdown) {
+/**
+ * The sanitised nodes of `markdown` (a DocumentFragment), formulas drawn, code coloured and figures filled in by
+ * `options.figure(id)` (a Promise of the image's Blob: ExamClient.figure); without it a figure shows its alt text.
+ */
+export function renderMarkdown(markdown, options = {}) {
   md ??= createMarkdown();
   const html = md.render(String(markdown ?? ''));
   const fragment = purify().sanitize(html, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR: ['href', 'class', 'start'],
+    ALLOWED_TAGS: [...ALLOWED_TAGS, 'img'],
+    ALLOWED_ATTR: ['href', 'class', 'start', 'alt', 'data-figure'],
     ALLOWED_URI_REGEXP: SAFE_URL,
     RETURN_DOM_FRAGMENT: true,
   });
   for (const el of fragment.querySelectorAll('span.math-inline, span.math-display')) drawFormula(el);
   for (const code of fragment.querySelectorAll('pre > code')) highlight(code);
+  for (const img of fragment.querySelectorAll('img')) showFigure(img, options.figure);
   return fragment;
+}
+
+const figureUrls = new Map(); // figure id → Promise of its blob: URL, one fetch per figure for the page's life
+
+/** An <img> of a figure gets its bytes as a blob: URL (the page's CSP allows img-src blob:); else its alt text stays. */
+function showFigure(img, load) {
+  const id = img.getAttribute('data-figure');
+  const alt = img.getAttribute('alt') || '';
+  if (!/^[0-9a-f]{64}$/.test(id || '') || typeof load !== 'function') {
+    img.replaceWith(document.createTextNode(alt));
+    return;
+  }
+  img.classList.add('figure');
+  img.setAttribute('decoding', 'async');
+  if (!figureUrls.has(id)) {
+    const url = Promise.resolve().then(() => load(id)).then((blob) => URL.createObjectURL(blob));
+    url.catch(() => figureUrls.delete(id)); // asked again at the next rendering
+    figureUrls.set(id, url);
+  }
+  figureUrls.get(id).then((url) => img.setAttribute('src', url), () => {
+    const missing = document.createElement('span');
+    missing.className = 'figure-missing';
+    missing.textContent = `[figure: ${alt} — it could not be loaded]`;
+    img.replaceWith(missing);
+  });
 }
 
 function drawFormula(el) {
@@ -143,13 +180,13 @@ function highlight(code) {
 }
 
 /**
- * Fills `target` with a question text: Markdown rendered as above when `format` is "markdown",
- * otherwise the text itself (textContent), exactly as it came.
+ * Fills `target` with a question text: Markdown rendered as above when `format` is "markdown" (`options.figure`: see
+ * renderMarkdown), otherwise the text itself (textContent), exactly as it came.
  */
-export function showContent(target, text, format) {
+export function showContent(target, text, format, options = {}) {
   if (format === 'markdown') {
     target.classList.add('md');
-    target.replaceChildren(renderMarkdown(text));
+    target.replaceChildren(renderMarkdown(text, options));
   } else {
     target.textContent = String(text ?? '');
   }

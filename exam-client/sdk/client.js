@@ -247,6 +247,37 @@ export class ExamClient {
     return this.session.submit?.paper ?? (this.session.paperId ? { paperId: this.session.paperId } : null);
   }
 
+  /**
+   * The image of one of the exam's figures (a Markdown question's `![what it shows](figure:<id>)`) as a Blob, for an
+   * object URL. Fetched with the session's token — never in a URL — and kept by the browser's cache (the server marks
+   * figures immutable). Network failures and 503s are tried again up to three times; anything else throws ApiError.
+   * @param {string} figureId
+   * @returns {Promise<Blob>}
+   */
+  async figure(figureId) {
+    if (!/^[0-9a-f]{64}$/.test(String(figureId))) throw new ApiError({ code: ClientCodes.HTTP_ERROR, detail: 'not a figure id' });
+    const url = `${resolveBaseUrls(this._opts).session}/api/v1/exams/${encodeURIComponent(this.session.examId)}/figures/${figureId}`;
+    for (let attempt = 1; ; attempt++) {
+      let response;
+      try {
+        response = await this._env.fetch(url, { headers: { Authorization: `Bearer ${this.session.token}` }, signal: this._abort.signal });
+      } catch (cause) {
+        if (attempt >= 3 || this._abort.signal.aborted) {
+          throw new ApiError({ code: ClientCodes.NETWORK_ERROR, detail: String(cause?.message || cause), cause });
+        }
+        await new Promise((resolve) => this._env.timers.setTimeout(resolve, 1000 * attempt));
+        continue;
+      }
+      if (response.ok) return response.blob();
+      if (response.status === 503 && attempt < 3) {
+        await new Promise((resolve) => this._env.timers.setTimeout(resolve, 1000 * attempt));
+        continue;
+      }
+      const problem = await response.json().catch(() => null);
+      throw new ApiError({ status: response.status, code: problem?.code || ClientCodes.HTTP_ERROR, detail: problem?.detail || `HTTP ${response.status}` });
+    }
+  }
+
   /** The current answer of every question that has one: {questionId: value} (never the review flags). */
   answers() {
     const out = {};

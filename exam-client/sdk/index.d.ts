@@ -222,6 +222,11 @@ export declare class ExamClient {
 
   answers(): Record<string, Exclude<AnswerValue, null>>;
   answer(questionId: string): AnswerValue;
+  /**
+   * The image of one of the exam's figures (`![what it shows](figure:<id>)` in a Markdown question), fetched with the
+   * session's token and kept by the browser's cache; network failures and 503s are tried again up to three times.
+   */
+  figure(figureId: string): Promise<Blob>;
   pendingCount(): number;
   /** Server time, epoch ms (local clock + offset measured on every response). */
   serverNow(): number;
@@ -279,6 +284,7 @@ export type ServerProblemCode =
   | 'EXAM_NOT_FOUND'
   | 'EXAM_NOT_OPEN'
   | 'EXAM_PUBLISHED'
+  | 'FIGURE_NOT_FOUND'
   | 'FORBIDDEN'
   | 'HEADERS_TOO_LARGE'
   | 'IDEMPOTENCY_KEY_INVALID'
@@ -287,6 +293,7 @@ export type ServerProblemCode =
   | 'INTERNAL_ERROR'
   | 'INVALID_ANSWER'
   | 'INVALID_FIELD'
+  | 'INVALID_FIGURE'
   | 'INVALID_MARK'
   | 'MALFORMED_JSON'
   | 'MALFORMED_URI'
@@ -321,6 +328,7 @@ export type ServerProblemCode =
   | 'SUBMISSION_REJECTED'
   | 'SUBMISSION_UNAVAILABLE'
   | 'TOO_MANY_ATTEMPTS'
+  | 'TOO_MANY_FIGURES'
   | 'TOO_MANY_REQUESTS'
   | 'UNAUTHORIZED'
   | 'UNKNOWN_QUESTION'

@@ -74,6 +74,20 @@ export class FakeExamApi {
     };
   }
 
+  /** A figure of EXAM_ID (as session-service stores an upload): served to the exam's candidates only. */
+  addFigure(examId, figureId, mediaType, bytes) {
+    this.figures ??= new Map();
+    this.figures.set(`${examId}/${figureId}`, { mediaType, bytes: Buffer.from(bytes) });
+  }
+
+  figure(headers, examId, figureId) {
+    const claims = this.tokens.get((headers.get('authorization') || '').replace(/^Bearer /, ''));
+    if (!claims) return problem(401, 'UNAUTHORIZED', 'no or bad token');
+    const figure = this.sessions.get(claims.sessionId)?.examId === examId ? this.figures?.get(`${examId}/${figureId}`) : null;
+    if (!figure) return problem(404, 'FIGURE_NOT_FOUND', 'No such figure.');
+    return { status: 200, headers: { 'content-type': figure.mediaType, 'cache-control': 'private, max-age=31536000, immutable' }, body: figure.bytes };
+  }
+
   /** Create an exam directly (the operator API is not part of the fake). */
   createExam({ examId = `exam-${++this._seq}`, questions = SAMPLE_QUESTIONS, durationMs = 3_600_000, graceMs = 30_000, candidates = { 'c-001': 'code-001' } } = {}) {
     this.exams.set(examId, { examId, questions, durationMs, graceMs, candidates: new Map(Object.entries(candidates)) });
@@ -132,7 +146,7 @@ export class FakeExamApi {
       }
       throw err;
     }
-    const body = res.body === undefined || res.body === null ? null : JSON.stringify(res.body);
+    const body = res.body === undefined || res.body === null ? null : Buffer.isBuffer(res.body) ? res.body : JSON.stringify(res.body);
     return new Response(res.status === 204 ? null : body, { status: res.status, headers: { date: new Date(this.now()).toUTCString(), ...res.headers } });
   };
 
@@ -276,6 +290,7 @@ export class FakeExamApi {
   route(method, path, headers, body, rawBody, query = {}) {
     let m;
     if (method === 'POST' && path === '/api/v1/sessions') return this.startSession(body, headers);
+    if ((m = path.match(/^\/api\/v1\/exams\/([^/]+)\/figures\/([0-9a-f]{64})$/)) && method === 'GET') return this.figure(headers, m[1], m[2]);
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)$/)) && method === 'GET') return this.withSession(headers, m[1], (s) => this.sessionView(s));
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/heartbeat$/)) && method === 'POST') return this.withSession(headers, m[1], (s, t) => this.heartbeat(s, t, Number(query.lastCommandId || 0)));
     if ((m = path.match(/^\/api\/v1\/sessions\/([^/]+)\/events$/)) && method === 'POST') return this.withSession(headers, m[1], (s) => this.addEvents(s, body));
@@ -451,7 +466,7 @@ export class FakeExamApi {
         return;
       }
       res.writeHead(out.status, { date: new Date(this.now()).toUTCString(), ...out.headers });
-      res.end(out.body === null || out.body === undefined ? undefined : JSON.stringify(out.body));
+      res.end(out.body === null || out.body === undefined ? undefined : Buffer.isBuffer(out.body) ? out.body : JSON.stringify(out.body));
     });
     // The live channel, as session-service serves it (the server picks the subprotocol exam-live).
     const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('exam-live') ? 'exam-live' : false) });

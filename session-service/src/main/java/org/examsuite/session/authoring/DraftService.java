@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.common.problem.ProblemMappers;
@@ -40,6 +41,7 @@ public class DraftService {
     static final int MAX_DOCUMENT_CHARS = 1_048_576;
 
     private final ExamDraftRepository drafts;
+    private final FigureRepository figures;
     private final ExamService exams;
     private final ExamAccess access;
     private final AuditLog audit;
@@ -47,9 +49,10 @@ public class DraftService {
     private final Clock clock;
 
     @Inject
-    DraftService(ExamDraftRepository drafts, ExamService exams, ExamAccess access, AuditLog audit, ObjectMapper json,
+    DraftService(ExamDraftRepository drafts, FigureRepository figures, ExamService exams, ExamAccess access, AuditLog audit, ObjectMapper json,
             Clock clock) {
         this.drafts = drafts;
+        this.figures = figures;
         this.exams = exams;
         this.access = access;
         this.audit = audit;
@@ -107,7 +110,9 @@ public class DraftService {
         draft.requestHash = requestHash;
         Map<String, Object> detail = new LinkedHashMap<>(origin);
         detail.put("title", draft.title == null ? "" : draft.title);
+        String source = origin.get("duplicateOf");
         return drafts.persistAndFlush(draft)
+                .call(saved -> source == null ? Uni.createFrom().voidItem() : figures.copy(source, saved.examId, actor, now))
                 .call(saved -> record(actor, "exam.draft-created", saved.examId, detail))
                 .map(saved -> new Saved(view(saved), etag(saved), false));
     }
@@ -194,6 +199,7 @@ public class DraftService {
     /** Deletes a draft; a published exam, or one being published, stays (409). */
     public Uni<Void> delete(String examId, String actor) {
         return Panache.withTransaction(() -> editable(examId)
+                .call(draft -> figures.delete("examId", examId))
                 .call(draft -> drafts.delete(draft))
                 .call(draft -> record(actor, "exam.draft-deleted", examId, Map.of("title", draft.title == null ? "" : draft.title))))
                 .onFailure(DraftService::isStale).transform(failure -> stale())
@@ -213,27 +219,29 @@ public class DraftService {
             }
             requireReachable(draft);
             ExamRequest request = bind(read(draft.document));
-            if (draft.state == DraftState.DRAFT) {
-                if (ifMatch != null) {
-                    requireMatch(draft, ifMatch);
+            return figures.idsOf(examId).chain(figureIds -> {
+                if (draft.state == DraftState.DRAFT) {
+                    if (ifMatch != null) {
+                        requireMatch(draft, ifMatch);
+                    }
+                    exams.check(request, figureIds);
+                    draft.state = DraftState.PUBLISHING;
+                    draft.updatedBy = actor;
+                    draft.updatedAt = clock.instant();
                 }
-                exams.check(request);
-                draft.state = DraftState.PUBLISHING;
-                draft.updatedBy = actor;
-                draft.updatedAt = clock.instant();
-            }
-            return drafts.flush().replaceWith(new Publication(request, draft.organisation));
+                return drafts.flush().replaceWith(new Publication(request, draft.organisation, figureIds));
+            });
         })).onFailure(DraftService::isStale).transform(failure -> stale())
                 .chain(publication -> publication == null ? Uni.createFrom().voidItem()
                         // the exam made by a publication cut short is kept as it is, even if its window has passed since
                         : exams.exists(examId).chain(made -> made ? Uni.createFrom().voidItem()
                                 : Uni.createFrom().deferred(() -> exams.publishDraft(examId, publication.request(), actor,
-                                        publication.organisation()))
+                                        publication.organisation(), publication.figures()))
                                         .onFailure(ApiException.class).call(() -> settle(examId, DraftState.DRAFT, actor)))
                                 .chain(() -> settle(examId, DraftState.PUBLISHED, actor)));
     }
 
-    private record Publication(ExamRequest request, String organisation) {
+    private record Publication(ExamRequest request, String organisation, Set<String> figures) {
     }
 
     /** Ends a publication: PUBLISHED once the exam exists, back to DRAFT when it failed the checks. */
@@ -247,8 +255,8 @@ public class DraftService {
         })).replaceWithVoid();
     }
 
-    /** The draft, if the caller reaches it and it can still change; else 404 or 409 (a published exam). */
-    private Uni<ExamDraft> editable(String examId) {
+    /** The draft, if the caller reaches it and it can still change; else 404 or 409 (a published exam). In a session. */
+    Uni<ExamDraft> editable(String examId) {
         return drafts.findById(examId).chain(draft -> {
             if (draft == null) {
                 return access.exam(examId, ExamAccess.AUTHORING).chain(() -> exams.exists(examId)).map(exists -> {
@@ -393,7 +401,7 @@ public class DraftService {
     }
 
     /** A concurrent create with the same Idempotency-Key won the unique index: its draft is the answer. */
-    private static boolean isDuplicateKey(Throwable failure) {
+    static boolean isDuplicateKey(Throwable failure) {
         return causedBy(failure, cause -> cause instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState()));
     }
 

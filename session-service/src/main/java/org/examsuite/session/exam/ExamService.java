@@ -64,7 +64,7 @@ public class ExamService {
      * a retry without an Idempotency-Key create a second exam.
      */
     public Uni<Created> create(ExamRequest request, String actor, String idempotencyKey) {
-        Exam exam = examOf(UUID.randomUUID().toString(), request, actor);
+        Exam exam = examOf(UUID.randomUUID().toString(), request, actor, Set.of()); // figures come with drafts
         String requestHash = idempotencyKey == null ? null : JsonText.sha256(json, request);
         return save(exam, idempotencyKey, requestHash, access.creatorOrganisation(), "exam.created").chain(inserted -> {
             if (inserted) {
@@ -82,26 +82,27 @@ public class ExamService {
 
     /**
      * What publishing checks, all of it (a draft is checked by the same rules when it is published): the
-     * request's constraints, the exam's own rules, the content policy. 400 VALIDATION_FAILED or UNSAFE_CONTENT.
+     * request's constraints, the exam's own rules, the content policy (FIGURES: the ids of the exam's figures, which
+     * its questions may show). 400 VALIDATION_FAILED or UNSAFE_CONTENT.
      */
-    public void check(ExamRequest request) {
-        questionsOf(request, clock.instant());
+    public void check(ExamRequest request, Set<String> figures) {
+        questionsOf(request, clock.instant(), figures);
     }
 
     /** The request's questions normalised, once every check passed at NOW. */
-    private List<Question> questionsOf(ExamRequest request, Instant now) {
+    private List<Question> questionsOf(ExamRequest request, Instant now, Set<String> figures) {
         Set<ConstraintViolation<ExamRequest>> violations = validator.validate(request);
         if (!violations.isEmpty()) {
             throw ProblemMappers.invalid(violations);
         }
         List<Question> questions = ExamValidator.validate(request, now);
-        content.check(questions);
+        content.check(questions, figures);
         return questions;
     }
 
-    private Exam examOf(String examId, ExamRequest request, String actor) {
+    private Exam examOf(String examId, ExamRequest request, String actor, Set<String> figures) {
         Instant now = clock.instant();
-        List<Question> questions = questionsOf(request, now);
+        List<Question> questions = questionsOf(request, now, figures);
         int grace = request.graceSeconds() == null ? ExamRequest.DEFAULT_GRACE_SECONDS : request.graceSeconds();
         List<ProctoringRule> rules = request.proctoringRules() == null ? defaultRules.defaults() : request.proctoringRules();
         return new Exam(examId, request.title(), request.opensAt(), request.closesAt(),
@@ -112,8 +113,8 @@ public class ExamService {
      * Publishes a checked draft as the exam EXAM_ID of ORGANISATION (null: none). Safe to repeat: an exam
      * already there is left as it is (a publication that died after this step is finished by a retry).
      */
-    public Uni<Void> publishDraft(String examId, ExamRequest request, String actor, String organisation) {
-        return save(examOf(examId, request, actor), null, null, organisation, "exam.published").replaceWithVoid();
+    public Uni<Void> publishDraft(String examId, ExamRequest request, String actor, String organisation, Set<String> figures) {
+        return save(examOf(examId, request, actor, figures), null, null, organisation, "exam.published").replaceWithVoid();
     }
 
     /**

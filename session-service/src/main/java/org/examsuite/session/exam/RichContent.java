@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
 import org.examsuite.session.exam.content.ContentFinding;
@@ -23,7 +24,8 @@ public class RichContent {
         this.markdown = markdown;
     }
 
-    void check(List<Question> questions) {
+    /** FIGURES: the ids of the exam's figures, which its questions may show. */
+    void check(List<Question> questions, Set<String> figures) {
         List<Map<String, String>> violations = new ArrayList<>();
         for (int i = 0; i < questions.size(); i++) {
             Question q = questions.get(i);
@@ -31,10 +33,10 @@ public class RichContent {
                 continue;
             }
             String at = "questions[" + i + "]";
-            add(violations, q.id(), at + ".prompt", markdown.check(q.prompt()));
+            add(violations, q.id(), at + ".prompt", markdown.check(q.prompt(), figures));
             if (q.options() != null) {
                 for (int o = 0; o < q.options().size(); o++) {
-                    add(violations, q.id(), at + ".options[" + o + "]", markdown.check(q.options().get(o)));
+                    add(violations, q.id(), at + ".options[" + o + "]", markdown.check(q.options().get(o), figures));
                 }
             }
         }

@@ -12,13 +12,17 @@ import org.examsuite.contracts.problem.ProblemCode;
  * Every body a resource reads is JSON (else 415) in strict UTF-8 (else 400 MALFORMED_JSON). A
  * resource without {@code @Consumes} let Jackson read a text/plain body, and Jackson alone took an
  * overlong '/' as '/' (./exam fuzz, docs/fuzzing.md). The body is already bounded by the
- * server's body limit, so holding it once in memory costs a copy.
+ * server's body limit, so holding it once in memory costs a copy. A resource that takes the raw
+ * bytes ({@code byte[]}: a figure's image) checks their type itself.
  */
 @Provider
 public class JsonBodies implements ReaderInterceptor {
 
     @Override
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
+        if (context.getType() == byte[].class) {
+            return context.proceed();
+        }
         if (!isJson(context.getMediaType())) {
             throw new ApiException(415, ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.");
         }

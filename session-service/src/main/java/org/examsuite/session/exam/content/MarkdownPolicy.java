@@ -8,12 +8,15 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.commonmark.node.Code;
 import org.commonmark.node.HtmlBlock;
 import org.commonmark.node.HtmlInline;
 import org.commonmark.node.Image;
 import org.commonmark.node.Link;
 import org.commonmark.node.Node;
+import org.commonmark.node.Text;
 import org.commonmark.parser.Parser;
 import org.commonmark.renderer.html.HtmlRenderer;
 import org.owasp.html.HtmlChangeListener;
@@ -22,7 +25,8 @@ import org.owasp.html.PolicyFactory;
 
 /**
  * The rules of {@code "format": "markdown"} (docs/api.md §4.5): CommonMark with LaTeX formulas
- * and fenced code, no raw HTML, no images, links to http(s) and mailto only, formulas without
+ * and fenced code, no raw HTML, images only of the exam's own figures and with alt text
+ * ({@code ![what it shows](figure:<id>)}), links to http(s) and mailto only, formulas without
  * macro definitions or trust-requiring commands. The text is parsed, walked, rendered to HTML and
  * that HTML is run through the OWASP sanitizer under the policy of what the page may show: a
  * text the sanitizer would change is refused, so what is stored is what the operator wrote and
@@ -42,6 +46,8 @@ public class MarkdownPolicy {
             "global", "long", "newcommand", "renewcommand", "providecommand", "expandafter", "noexpand", "csname",
             "href", "url", "includegraphics", "htmlClass", "htmlId", "htmlStyle", "htmlData");
     private static final Pattern SAFE_URL = Pattern.compile("(?i)(https?://|mailto:)[^\\s]*");
+    /** A figure's reference: {@code figure:} and the SHA-256 it is stored by (authoring/Figure). */
+    public static final Pattern FIGURE = Pattern.compile("figure:([0-9a-f]{64})");
 
     private final Parser parser;
     private final HtmlRenderer renderer;
@@ -58,20 +64,22 @@ public class MarkdownPolicy {
                 .build();
         policy = new HtmlPolicyBuilder()
                 .allowElements("p", "br", "hr", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li",
-                        "h1", "h2", "h3", "h4", "h5", "h6", "a", "span")
-                .allowUrlProtocols("http", "https", "mailto")
+                        "h1", "h2", "h3", "h4", "h5", "h6", "a", "span", "img")
+                .allowUrlProtocols("http", "https", "mailto", "figure")
                 .allowAttributes("href").onElements("a")
+                .allowAttributes("src").matching(FIGURE).onElements("img")
+                .allowAttributes("alt", "title").onElements("img")
                 .allowAttributes("start").matching(Pattern.compile("[0-9]{1,9}")).onElements("ol")
                 .allowAttributes("class").matching(Pattern.compile("math-inline|math-display")).onElements("span")
                 .allowAttributes("class").matching(Pattern.compile("language-[A-Za-z0-9_+#.-]{1,40}")).onElements("code")
                 .toFactory();
     }
 
-    /** What is wrong with {@code markdown}, empty when it may be stored. */
-    public List<ContentFinding> check(String markdown) {
+    /** What is wrong with {@code markdown}, empty when it may be stored; FIGURES: the ids of the exam's figures. */
+    public List<ContentFinding> check(String markdown, Set<String> figures) {
         List<ContentFinding> findings = new ArrayList<>();
         Node document = parser.parse(markdown);
-        walk(document, findings);
+        walk(document, figures, findings);
         if (findings.isEmpty()) {
             sanitize(renderer.render(document), findings);
         }
@@ -79,7 +87,7 @@ public class MarkdownPolicy {
     }
 
     /** The tree, iteratively (a nesting bomb must not cost stack): raw HTML, images, links, formulas, depth. */
-    private void walk(Node document, List<ContentFinding> findings) {
+    private void walk(Node document, Set<String> figures, List<ContentFinding> findings) {
         record At(Node node, int depth) {
         }
         Deque<At> todo = new ArrayDeque<>();
@@ -93,8 +101,8 @@ public class MarkdownPolicy {
             }
             if (node instanceof HtmlInline || node instanceof HtmlBlock) {
                 findings.add(new ContentFinding("raw HTML is not allowed in Markdown (write &lt; for a '<', or put code in backticks)"));
-            } else if (node instanceof Image) {
-                findings.add(new ContentFinding("images are not allowed"));
+            } else if (node instanceof Image image) {
+                checkFigure(image, figures, findings);
             } else if (node instanceof Link link && !SAFE_URL.matcher(link.getDestination()).matches()) {
                 findings.add(new ContentFinding("links may only go to http:, https: or mailto: addresses"));
             } else if (node instanceof MathNode math) {
@@ -104,6 +112,36 @@ public class MarkdownPolicy {
                 todo.push(new At(child, at.depth() + 1));
             }
         }
+    }
+
+    /** An image must show one of the exam's figures and say in its alt text what it shows. */
+    private static void checkFigure(Image image, Set<String> figures, List<ContentFinding> findings) {
+        Matcher figure = FIGURE.matcher(image.getDestination());
+        if (!figure.matches()) {
+            findings.add(new ContentFinding("images may only show a figure uploaded to the exam: ![what it shows](figure:<id>)"));
+        } else if (!figures.contains(figure.group(1))) {
+            findings.add(new ContentFinding("figure " + figure.group(1) + " is not one of the exam's figures (upload it to the draft)"));
+        } else if (altText(image).isBlank()) {
+            findings.add(new ContentFinding("a figure needs alt text saying what it shows: ![what it shows](figure:<id>)"));
+        }
+    }
+
+    private static String altText(Node image) {
+        StringBuilder alt = new StringBuilder();
+        Deque<Node> todo = new ArrayDeque<>();
+        todo.push(image);
+        while (!todo.isEmpty()) {
+            Node node = todo.pop();
+            if (node instanceof Text text) {
+                alt.append(text.getLiteral());
+            } else if (node instanceof Code code) {
+                alt.append(code.getLiteral());
+            }
+            for (Node child = node.getLastChild(); child != null; child = child.getPrevious()) {
+                todo.push(child);
+            }
+        }
+        return alt.toString();
     }
 
     private static void checkFormula(String tex, List<ContentFinding> findings) {

@@ -4,16 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Markdown content policy on its own: what a rich question may hold, and the hostile texts it refuses. */
 class MarkdownPolicyTest {
+    private static final String FIGURE = "ab".repeat(32);
+
     private final MarkdownPolicy policy = new MarkdownPolicy();
 
     private List<String> findings(String markdown) {
-        return policy.check(markdown).stream().map(ContentFinding::message).toList();
+        return policy.check(markdown, Set.of(FIGURE)).stream().map(ContentFinding::message).toList();
     }
 
     @Test
@@ -65,8 +68,18 @@ class MarkdownPolicyTest {
     }
 
     @Test
-    void imagesAreRefused() {
-        assertEquals(List.of("images are not allowed"), findings("![x](https://tracker.example/pixel.png)"));
+    void imagesShowOnlyTheExamsFiguresAndSayWhatTheyShow() {
+        assertEquals(List.of("images may only show a figure uploaded to the exam: ![what it shows](figure:<id>)"),
+                findings("![x](https://tracker.example/pixel.png)"));
+        assertEquals(List.of(), findings("See ![a right triangle with sides 3, 4 and 5](figure:" + FIGURE + " \"the triangle\")."));
+        assertEquals(List.of("a figure needs alt text saying what it shows: ![what it shows](figure:<id>)"),
+                findings("![ ](figure:" + FIGURE + ")"));
+        assertEquals(List.of("figure " + "1".repeat(64) + " is not one of the exam's figures (upload it to the draft)"),
+                findings("![a graph](figure:" + "1".repeat(64) + ")"));
+        assertEquals(List.of("images may only show a figure uploaded to the exam: ![what it shows](figure:<id>)"),
+                findings("![a graph](figure:" + FIGURE.toUpperCase() + ")"));
+        // a link to a figure is a link, refused as any other that is not http(s) or mailto
+        assertEquals(List.of("links may only go to http:, https: or mailto: addresses"), findings("[see](figure:" + FIGURE + ")"));
     }
 
     @ParameterizedTest
