@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
 final class FakeSuite implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern CANDIDATES = Pattern.compile("/api/v1/exams/([^/]+)/candidates");
+    private static final Pattern FIGURES = Pattern.compile("/api/v1/exams/([^/]+)/figures");
+    private static final Pattern PUBLISH = Pattern.compile("/api/v1/exams/([^/]+)/publish");
     private static final Pattern SESSION = Pattern.compile("/api/v1/sessions/([^/]+)(/heartbeat)?");
     private static final Pattern ANSWERS = Pattern.compile("/api/v1/answers/([^/]+)");
     private static final Pattern PAPER = Pattern.compile("/api/v1/submissions/([^/]+)");
@@ -97,7 +99,8 @@ final class FakeSuite implements AutoCloseable {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath();
             byte[] raw = exchange.getRequestBody().readAllBytes();
-            JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
+            String type = exchange.getRequestHeaders().getFirst("Content-Type");
+            JsonNode body = raw.length == 0 || (type != null && !type.contains("json")) ? null : JSON.readTree(raw); // a figure: bytes
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
             String token = auth == null ? null : auth.substring("Bearer ".length());
             synchronized (this) {
@@ -117,6 +120,10 @@ final class FakeSuite implements AutoCloseable {
             String id = UUID.randomUUID().toString();
             exams.put(id, body);
             send(ex, 201, JSON.createObjectNode().put("examId", id));
+        } else if (method.equals("POST") && (m = FIGURES.matcher(path)).matches() && exams.containsKey(m.group(1))) {
+            send(ex, 201, JSON.createObjectNode().put("examId", m.group(1)));
+        } else if (method.equals("POST") && (m = PUBLISH.matcher(path)).matches() && exams.containsKey(m.group(1))) {
+            send(ex, 200, JSON.createObjectNode().put("examId", m.group(1)).put("state", "OPEN"));
         } else if ((m = CANDIDATES.matcher(path)).matches()) {
             ArrayNode out = JSON.createArrayNode();
             for (JsonNode c : body.get("candidates")) {

@@ -28,6 +28,10 @@ public final class ApiClient {
             long giveUpAtEpochMs) {
     }
 
+    /** A body sent as it is (a figure's image), not as JSON. */
+    public record RawBody(String contentType, byte[] bytes) {
+    }
+
     private final HttpClient http;
     private final RetryPolicy policy;
     private final Duration timeout;
@@ -80,7 +84,10 @@ public final class ApiClient {
             request.header("Authorization", "Bearer " + call.bearer());
         }
         call.headers().forEach(request::header);
-        if (call.body() != null) {
+        if (call.body() instanceof RawBody raw) {
+            request.header("Content-Type", raw.contentType());
+            request.method(call.method(), HttpRequest.BodyPublishers.ofByteArray(raw.bytes()));
+        } else if (call.body() != null) {
             request.header("Content-Type", "application/json");
             request.method(call.method(), HttpRequest.BodyPublishers.ofByteArray(bytes(call.body())));
         } else {

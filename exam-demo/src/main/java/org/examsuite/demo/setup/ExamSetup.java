@@ -66,23 +66,47 @@ public final class ExamSetup {
         }).toList();
     }
 
+    /**
+     * The exam as its author would make it: a draft with every member, the figure its first question shows
+     * ({@link Figure}), then published. Each call is safe to retry (an Idempotency-Key, content-addressed figures,
+     * publishing again answers the exam).
+     */
     public Exam createExam(String title, int durationSeconds, int graceSeconds) throws InterruptedException {
         Instant now = Instant.now();
+        byte[] figure = Figure.png();
+        List<Map<String, Object>> questions = questionsWithKeys();
+        Map<String, Object> first = questions.get(0);
+        first.put("format", "markdown");
+        first.put("prompt", first.get("prompt") + "\n\n![" + Figure.ALT + "](figure:" + Figure.id(figure) + ")");
         Map<String, Object> body = new LinkedHashMap<>();
+        body.put("state", "DRAFT");
         body.put("title", title);
         body.put("opensAt", now.minus(Duration.ofMinutes(1)).toString());
         body.put("closesAt", now.plus(Duration.ofSeconds(durationSeconds)).plus(Duration.ofMinutes(30)).toString());
         body.put("durationSeconds", durationSeconds);
         body.put("graceSeconds", graceSeconds);
-        body.put("questions", questionsWithKeys());
+        body.put("questions", questions);
         // Each candidate sees its own order; answers name the exam's ids, so the checks are unchanged.
         body.put("shuffle", Map.of("questions", true, "options", true));
-        ApiResult result = api.send(new ApiClient.Call("operator POST /exams", "POST", sessionBase.resolve("/api/v1/exams"),
+        ApiResult draft = api.send(new ApiClient.Call("operator POST /exams", "POST", sessionBase.resolve("/api/v1/exams"),
                 operatorToken, Map.of("Idempotency-Key", UUID.randomUUID().toString()), body, giveUp()), random::nextDouble);
-        if (!result.ok() || result.body() == null || !result.body().hasNonNull("examId")) {
-            throw new SetupException("creating the exam failed: " + result.describe() + detail(result));
+        if (!draft.ok() || draft.body() == null || !draft.body().hasNonNull("examId")) {
+            throw new SetupException("creating the exam's draft failed: " + draft.describe() + detail(draft));
         }
-        return new Exam(result.body().get("examId").asText(), candidateView(), durationSeconds, graceSeconds);
+        String examId = draft.body().get("examId").asText();
+        ApiResult uploaded = api.send(new ApiClient.Call("operator POST /figures", "POST",
+                sessionBase.resolve("/api/v1/exams/" + examId + "/figures"), operatorToken, Map.of(),
+                new ApiClient.RawBody("image/png", figure), giveUp()), random::nextDouble);
+        if (!uploaded.ok()) {
+            throw new SetupException("uploading the exam's figure failed: " + uploaded.describe() + detail(uploaded));
+        }
+        ApiResult published = api.send(new ApiClient.Call("operator POST /publish", "POST",
+                sessionBase.resolve("/api/v1/exams/" + examId + "/publish"), operatorToken, Map.of(), null, giveUp()),
+                random::nextDouble);
+        if (!published.ok()) {
+            throw new SetupException("publishing the exam failed: " + published.describe() + detail(published));
+        }
+        return new Exam(examId, candidateView(), durationSeconds, graceSeconds);
     }
 
     /** Enrolls the candidates in batches; returns candidateId → access code. */

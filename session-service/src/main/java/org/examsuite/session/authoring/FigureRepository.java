@@ -20,6 +20,11 @@ public class FigureRepository implements PanacheRepositoryBase<Figure, Figure.Ke
         return findById(new Figure.Key(examId, figureId));
     }
 
+    /** Whether EXAM_ID has the figure, without reading its bytes. */
+    public Uni<Boolean> exists(String examId, String figureId) {
+        return count("examId = ?1 and figureId = ?2", examId, figureId).map(n -> n > 0);
+    }
+
     /** EXAM_ID's figures without their bytes, oldest first. */
     public Uni<List<Summary>> summaries(String examId) {
         return getSession().chain(session -> session.createSelectionQuery("select f.figureId, f.mediaType, f.sizeBytes, f.width, "

@@ -113,7 +113,7 @@ public class FigureResource {
             if (ifNoneMatch != null && ifNoneMatch.replace("W/", "").contains(etag)) {
                 // content-addressed: the caller's copy is this figure if it is one of the exam's, which only the
                 // exam's readers learn (a figure of another exam is as unknown as a made-up id)
-                return figures.read(examId, figureId).map(f -> cached(Response.notModified(), etag).build());
+                return figures.requireExists(examId, figureId).map(ignored -> cached(Response.notModified(), etag).build());
             }
             return figures.read(examId, figureId).map(f -> cached(Response.ok(f.content), etag).type(f.mediaType)
                     // an SVG opened on its own runs nothing and loads nothing

@@ -148,6 +148,16 @@ public class FigureService {
         });
     }
 
+    /** Whether EXAM_ID has the figure (a revalidation needs no bytes), for a caller {@link #requireReader} let through. */
+    public Uni<Void> requireExists(String examId, String figureId) {
+        return Panache.withSession(() -> figures.exists(examId, figureId)).map(exists -> {
+            if (!exists) {
+                throw notFound();
+            }
+            return null;
+        });
+    }
+
     private Uni<Void> requireAuthoring(String examId) {
         return drafts.findById(examId).chain(draft -> {
             if (draft != null && draft.state != DraftState.PUBLISHED) {

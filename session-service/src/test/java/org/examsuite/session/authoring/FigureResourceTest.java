@@ -108,6 +108,9 @@ class FigureResourceTest {
         assertArrayEquals(image, read.asByteArray());
         given().auth().oauth2(started.token()).header("If-None-Match", "\"" + figureId + "\"")
                 .get("/api/v1/exams/" + examId + "/figures/" + figureId).then().statusCode(304);
+        // a revalidation of an id the exam does not have is not a 304
+        given().auth().oauth2(started.token()).header("If-None-Match", "\"" + "0".repeat(64) + "\"")
+                .get("/api/v1/exams/" + examId + "/figures/" + "0".repeat(64)).then().statusCode(404).body("code", equalTo("FIGURE_NOT_FOUND"));
         Fixtures.Started elsewhere = Fixtures.startFresh(Fixtures.openExam(clock.instant()));
         given().auth().oauth2(elsewhere.token()).get("/api/v1/exams/" + examId + "/figures/" + figureId).then()
                 .statusCode(404).contentType("application/problem+json").body("code", equalTo("FIGURE_NOT_FOUND"));
