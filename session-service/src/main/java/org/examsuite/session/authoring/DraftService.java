@@ -271,7 +271,7 @@ public class DraftService {
         });
     }
 
-    private void requireReachable(ExamDraft draft) {
+    void requireReachable(ExamDraft draft) {
         if (!access.reaches(draft.examId, draft.organisation, ExamAccess.AUTHORING)) {
             throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
         }

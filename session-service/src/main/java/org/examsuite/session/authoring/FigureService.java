@@ -112,7 +112,7 @@ public class FigureService {
 
     /** The draft's or exam's figures without their bytes, for its authors. */
     public Uni<List<FigureRepository.Summary>> list(String examId) {
-        return Panache.withSession(() -> requireAuthoring(examId).chain(() -> figures.summaries(examId)));
+        return Panache.withSession(() -> requireStaff(examId, ExamAccess.AUTHORING).chain(() -> figures.summaries(examId)));
     }
 
     /**
@@ -126,16 +126,8 @@ public class FigureService {
             }
             return Uni.createFrom().voidItem();
         }
-        return Panache.withSession(() -> drafts.findById(examId)).chain(draft -> {
-            if (draft != null && draft.state != DraftState.PUBLISHED) {
-                if (!access.reaches(examId, draft.organisation, ExamAccess.AUTHORING)) {
-                    throw notFound();
-                }
-                return Uni.createFrom().voidItem();
-            }
-            return access.exam(examId, ExamAccess.READING)
-                    .onFailure(e -> e instanceof ApiException refused && refused.status() == 404).transform(e -> notFound());
-        });
+        return Panache.withSession(() -> requireStaff(examId, ExamAccess.READING))
+                .onFailure(e -> e instanceof ApiException refused && refused.status() == 404).transform(e -> notFound());
     }
 
     /** The figure, for a caller {@link #requireReader} let through. */
@@ -158,15 +150,17 @@ public class FigureService {
         });
     }
 
-    private Uni<Void> requireAuthoring(String examId) {
+    /**
+     * Succeeds when the caller reaches EXAM_ID as staff: a draft as its authors do (DraftService's rule), a published
+     * exam through one of ALLOWED; else 404 EXAM_NOT_FOUND. In a session.
+     */
+    private Uni<Void> requireStaff(String examId, String... allowed) {
         return drafts.findById(examId).chain(draft -> {
             if (draft != null && draft.state != DraftState.PUBLISHED) {
-                if (!access.reaches(examId, draft.organisation, ExamAccess.AUTHORING)) {
-                    throw ApiException.notFound(ProblemCode.EXAM_NOT_FOUND, "No exam with that id.");
-                }
+                draftService.requireReachable(draft);
                 return Uni.createFrom().voidItem();
             }
-            return access.exam(examId, ExamAccess.AUTHORING);
+            return access.exam(examId, allowed);
         });
     }
 
