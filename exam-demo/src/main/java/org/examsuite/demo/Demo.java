@@ -18,6 +18,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import org.examsuite.demo.candidate.Behaviour;
 import org.examsuite.demo.candidate.Candidate;
 import org.examsuite.demo.candidate.CandidateOutcome;
@@ -38,6 +40,7 @@ import org.examsuite.demo.report.RunData;
 import org.examsuite.demo.report.Summary;
 import org.examsuite.demo.setup.ExamSetup;
 import org.examsuite.demo.stats.Counters;
+import org.examsuite.demo.stats.CpuUse;
 import org.examsuite.demo.stats.Latencies;
 import org.examsuite.demo.verify.RefusedTokens;
 import org.examsuite.demo.verify.ServerErrors;
@@ -53,12 +56,16 @@ public final class Demo {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     static final int EXIT_NOT_READY = 3;
+    /**
+     * The candidates' connections to each service at once (a request beyond waits for one). Each costs this process
+     * two descriptors (the client's and the proxy's accepted one); a process may hold 20,000 on these machines.
+     */
+    static final int CONNECTIONS_PER_SERVICE = 1_500;
 
     private Demo() {
     }
 
     public static void main(String[] args) {
-        tuneHttp();
         int code;
         try {
             code = run(DemoOptions.parse(args, System.getenv()));
@@ -76,19 +83,10 @@ public final class Demo {
             code = EXIT_FAILED;
         } catch (Exception e) {
             System.err.println("exam demo: " + e);
+            e.printStackTrace(); // a driver bug: where it is matters more than a tidy screen
             code = EXIT_FAILED;
         }
         System.exit(code);
-    }
-
-    /**
-     * Connection reuse must not invent faults: clients drop pooled connections (20 s) before the proxy's JDK
-     * HttpServer closes idle ones (30 s), and the proxy keeps as many idle connections as there are candidates.
-     * Read once by the JDK, so set before the first client or server exists.
-     */
-    static void tuneHttp() {
-        System.setProperty("jdk.httpclient.keepalive.timeout", "20");
-        System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
     }
 
     /** A finished run: its exit code, what it saw, and the report's path (null when it never got that far). */
@@ -100,18 +98,27 @@ public final class Demo {
     }
 
     static Result execute(DemoOptions options) throws IOException, InterruptedException {
-        HttpClient direct = ApiClient.newHttpClient();
         // Under ./exam drill the ingress does not route /q; the drill (drill.Drill) waited for every replica's readiness.
-        List<String> notReady = options.drill() ? List.of() : notReady(direct, options);
+        List<String> notReady = options.drill() ? List.of() : notReady(options);
         if (!notReady.isEmpty()) {
             System.err.println("exam demo: the suite is not ready (" + String.join(", ", notReady) + "); start it with ./exam up");
             return new Result(EXIT_NOT_READY, null, null);
         }
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        try {
+            return execute(options, vertx);
+        } finally {
+            vertx.close();
+        }
+    }
+
+    private static Result execute(DemoOptions options, Vertx vertx) throws IOException, InterruptedException {
         Counters counters = new Counters();
         Latencies latencies = new Latencies();
         FaultLog faults = new FaultLog();
         Random seeds = new Random(options.seed());
-        ApiClient operatorApi = new ApiClient(direct, RetryPolicy.DEFAULT, Duration.ofSeconds(30), latencies, counters);
+        ApiClient operatorApi = new ApiClient(vertx, ApiClient.newHttpClient(vertx, 16), RetryPolicy.DEFAULT, Duration.ofSeconds(30),
+                latencies, counters);
         long startedAt = System.currentTimeMillis();
         System.out.printf(Locale.ROOT, "exam demo: %d candidates, %s network, exam of %d s (+%d s grace), seed %d%n",
                 options.candidates(), options.network().name(), options.durationSeconds(), options.graceSeconds(), options.seed());
@@ -129,17 +136,16 @@ public final class Demo {
         try (FaultProxy proxy = new FaultProxy(new RandomFaultPlan(options.network(), seeds.nextLong()), faults)) {
             List<Integer> ports = proxy.start(routes(options));
             System.out.println("fault proxy (" + options.network().name() + ") on 127.0.0.1:" + ports);
-            HttpClient viaProxy = ApiClient.newHttpClient();
-            ApiClient candidateApi = new ApiClient(viaProxy, RetryPolicy.DEFAULT, Duration.ofMillis(options.requestTimeoutMs()),
-                    latencies, counters);
+            ApiClient candidateApi = new ApiClient(vertx, ApiClient.newHttpClient(vertx, CONNECTIONS_PER_SERVICE), RetryPolicy.DEFAULT,
+                    Duration.ofMillis(options.requestTimeoutMs()), latencies, counters);
             long durationMs = options.durationSeconds() * 1000L;
             Candidate.Setting setting = new Candidate.Setting(local(ports.get(0)), local(ports.get(1)), local(ports.get(2)),
                     exam.examId(), exam.questions(), options.graceSeconds() * 1000L, Math.max(800, durationMs / 40), 1_000,
-                    4_000, 20_000);
+                    4_000, 20_000, Math.max(90_000, durationMs));
             long rampMs = options.rampMs();
             List<CandidateOutcome> outcomes = new ArrayList<>();
             Map<String, Long> behaviours = new TreeMap<>();
-            ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.candidates(), 2_000), daemonThreads());
+            ExecutorService pool = Executors.newCachedThreadPool(candidateThreads());
             long runStart = System.currentTimeMillis();
             for (String candidateId : candidateIds) {
                 long seed = seeds.nextLong();
@@ -151,6 +157,7 @@ public final class Demo {
                         (long) (new Random(seed ^ 0x5DEECE66DL).nextDouble() * rampMs)));
             }
             pool.shutdown();
+            CpuUse cpuAtStart = CpuUse.now();
             Prober prober = options.drill() ? startDrill(options, exam.examId(), outcomes, runStart) : null;
             long expectedEnd = runStart + rampMs + durationMs + options.graceSeconds() * 1000L + 1_000;
             boolean terminal = System.console() != null;
@@ -162,11 +169,13 @@ public final class Demo {
                             + 0.15 * counters.get("candidates.done") / Math.max(1, options.candidates()),
                     () -> status(counters, faults, options.candidates(), runStart)).start()) {
                 progress.phase("exam");
-                long hardStop = expectedEnd + options.waitSeconds() * 1000L;
-                if (!pool.awaitTermination(Math.max(1, hardStop - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
+                if (!awaitCandidates(pool, outcomes, expectedEnd, options.graceSeconds() * 1000L + 1_000,
+                        options.waitSeconds() * 1000L)) {
                     pool.shutdownNow();
                     progress.phase("exam (candidates still running at the hard stop were interrupted)");
                 }
+                CpuUse.now().since(cpuAtStart, counters);
+                startSpread(outcomes, runStart, counters);
                 progress.examOver("every candidate done; verifying directly against the services and the database");
                 deadline = outcomes.stream().mapToLong(o -> o.deadlineMs).max().orElse(expectedEnd);
                 // The same line carries on through the verification (directly against the services and the
@@ -193,6 +202,36 @@ public final class Demo {
                 System.out.println("summary (JSON): " + options.jsonFile().toAbsolutePath());
             }
             return new Result(verification.ok() ? EXIT_VERIFIED : EXIT_FAILED, run, report);
+        }
+    }
+
+    /**
+     * Waits for the candidates until {@code wait} after the last deadline (+ {@code graceMs}) any of them was given —
+     * a candidate who got in late in a slow surge has a later deadline — and not before {@code expectedEnd} + wait.
+     */
+    static boolean awaitCandidates(ExecutorService pool, List<CandidateOutcome> outcomes, long expectedEnd, long graceMs,
+            long wait) throws InterruptedException {
+        while (true) {
+            long lastDeadline = outcomes.stream().mapToLong(o -> o.deadlineMs).max().orElse(0);
+            long hardStop = Math.max(expectedEnd, lastDeadline + graceMs) + wait;
+            long left = hardStop - System.currentTimeMillis();
+            if (left <= 0) {
+                return pool.isTerminated();
+            }
+            if (pool.awaitTermination(Math.min(left, 5_000), TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+        }
+    }
+
+    /** When candidates got into their sessions, ms after the first could: start.p50-ms, start.max-ms, start.missing. */
+    static void startSpread(List<CandidateOutcome> outcomes, long runStart, Counters counters) {
+        long[] after = outcomes.stream().filter(o -> o.startedAtMs > 0).mapToLong(o -> o.startedAtMs - runStart).sorted()
+                .toArray();
+        counters.add("start.missing", outcomes.size() - after.length);
+        if (after.length > 0) {
+            counters.add("start.p50-ms", after[after.length / 2]);
+            counters.add("start.max-ms", after[after.length - 1]);
         }
     }
 
@@ -251,7 +290,8 @@ public final class Demo {
     }
 
     /** The services whose readiness check does not answer 200. */
-    private static List<String> notReady(HttpClient http, DemoOptions options) throws InterruptedException {
+    private static List<String> notReady(DemoOptions options) throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         List<String> missing = new ArrayList<>();
         for (URI base : List.of(options.sessionUrl(), options.answerUrl(), options.submissionUrl(), options.gradingUrl())) {
             try {
@@ -267,12 +307,24 @@ public final class Demo {
         return missing;
     }
 
-    private static java.util.concurrent.ThreadFactory daemonThreads() {
-        java.util.concurrent.atomic.AtomicInteger counter = new java.util.concurrent.atomic.AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "candidate-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+    /**
+     * A thread per candidate, sleeping through its think time: a virtual thread where the JDK has them (21 and
+     * later; looked up so that the driver still runs on 17), else a daemon platform thread with a small stack.
+     */
+    static java.util.concurrent.ThreadFactory candidateThreads() {
+        try {
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            Class<?> ofVirtual = Class.forName("java.lang.Thread$Builder$OfVirtual");
+            builder = ofVirtual.getMethod("name", String.class, long.class).invoke(builder, "candidate-", 1L);
+            return (java.util.concurrent.ThreadFactory) Class.forName("java.lang.Thread$Builder").getMethod("factory")
+                    .invoke(builder);
+        } catch (ReflectiveOperationException e) {
+            java.util.concurrent.atomic.AtomicInteger counter = new java.util.concurrent.atomic.AtomicInteger();
+            return runnable -> {
+                Thread thread = new Thread(null, runnable, "candidate-" + counter.incrementAndGet(), 256 * 1024);
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
     }
 }

@@ -55,7 +55,6 @@ class DemoRunTest {
 
     @Test
     void aCorrectSuiteVerifiesAndALossyOneIsCaught(@TempDir Path reports) throws Exception {
-        Demo.tuneHttp();
         try (FakeSuite correct = new FakeSuite(false, jdbcUrl, db, table);
                 FakeSuite lossy = new FakeSuite(true, jdbcUrl, db, table)) {
             CompletableFuture<Demo.Result> bad = CompletableFuture.supplyAsync(() -> run(options(lossy.base(),

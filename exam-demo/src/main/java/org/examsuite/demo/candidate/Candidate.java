@@ -26,10 +26,8 @@ import org.examsuite.demo.stats.Counters;
 public final class Candidate implements Runnable {
     /** Where the candidate's requests go (the fault proxy) and what the exam is. */
     public record Setting(URI sessionBase, URI answerBase, URI submissionBase, String examId, List<Question> questions,
-            long graceMs, long thinkMeanMs, long debounceMs, long maxWaitMs, long heartbeatEveryMs) {
+            long graceMs, long thinkMeanMs, long debounceMs, long maxWaitMs, long heartbeatEveryMs, long startPatienceMs) {
     }
-
-    private static final long NO_DEADLINE_GIVE_UP_MS = 90_000;
 
     private final Setting setting;
     private final ApiClient api;
@@ -247,7 +245,8 @@ public final class Candidate implements Runnable {
 
     /** Starts (or resumes) the session on {@code target}: a new token and a higher device epoch. */
     private boolean startSession(Device target) throws InterruptedException {
-        long giveUp = deadlineMs > 0 ? deadlineMs + setting.graceMs() : now() + NO_DEADLINE_GIVE_UP_MS;
+        // Before the first start the deadline is unknown: a person keeps trying while the exam would still be worth it.
+        long giveUp = deadlineMs > 0 ? deadlineMs + setting.graceMs() : now() + setting.startPatienceMs();
         // One key per sign-in: a copy of it delivered late gets its own epoch back instead of taking over.
         ApiResult result = api.send(new ApiClient.Call("POST /sessions", "POST", setting.sessionBase().resolve("/api/v1/sessions"),
                 null, Map.of("Idempotency-Key", UUID.randomUUID().toString()), Map.of("examId", setting.examId(), "candidateId", outcome.candidateId, "accessCode", accessCode),
@@ -271,6 +270,7 @@ public final class Candidate implements Runnable {
         if (outcome.sessionId == null) {
             // The candidate's first session; a 200 here means the 201 was lost and the retry found the session.
             counters.increment("sessions.distinct");
+            outcome.startedAtMs = now();
             if (result.status() != 201) {
                 counters.increment("sessions.first-start-resumed");
             }

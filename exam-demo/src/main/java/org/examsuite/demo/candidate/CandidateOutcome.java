@@ -21,6 +21,8 @@ public final class CandidateOutcome {
     public volatile String submittedBy;
     /** The session's deadline as the service gave it (epoch ms), 0 before the session started. */
     public volatile long deadlineMs;
+    /** When the candidate's first session start was answered (epoch ms), 0 before. */
+    public volatile long startedAtMs;
     public final List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
     public volatile boolean finished;
 

@@ -1,29 +1,31 @@
 package org.examsuite.demo.proxy;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A fault-injecting HTTP/1.1 proxy on loopback: one listener per route, each forwarding to one upstream
@@ -31,20 +33,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * until a later request has passed (reorder), or forward it and then lose the response. Every injected fault
  * goes to the {@link FaultLog}.
  * <p>
- * Built on the JDK's HttpServer and HttpClient: closing an exchange before its response headers were sent
- * closes the connection, which is exactly what a client sees when a network drops a request or a response.
+ * On Vert.x event loops, as an ingress is: it accepts as fast as the kernel offers (no thread per request, a
+ * backlog of 4,096), and forwards over a bounded pool of kept-alive connections per service. Closing a
+ * connection before the response was written is exactly what a client sees when a network drops a request
+ * or a response.
  */
 public final class FaultProxy implements AutoCloseable {
     /** One listener: {@code listenPort} 0 picks a free port. */
     public record Route(String name, int listenPort, URI upstream) {
     }
 
-    /** How the proxy pauses; tests replace it so that delays cost no wall-clock time. */
+    /** How the proxy waits before going on; tests replace it so that delays cost no wall-clock time. */
     @FunctionalInterface
-    public interface Sleeper {
-        void sleep(long millis) throws InterruptedException;
+    public interface Timer {
+        void after(long millis, Runnable then);
     }
 
+    /** Connections to each service at once (requests beyond wait for one, as behind an ingress). */
+    static final int UPSTREAM_CONNECTIONS = 512;
+    private static final int ACCEPT_BACKLOG = 4_096;
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "http2-settings");
     private static final Set<String> NOT_RETURNED = Set.of("connection", "content-length", "transfer-encoding",
@@ -52,39 +59,38 @@ public final class FaultProxy implements AutoCloseable {
 
     private final FaultPlan plan;
     private final FaultLog log;
-    private final Sleeper sleeper;
-    private final HttpClient upstreamClient;
-    private final ExecutorService workers;
-    private final ScheduledExecutorService copies;
+    private final Vertx vertx = Vertx.vertx();
+    private final Timer timer;
     private final ReorderGate gate = new ReorderGate();
     private final List<HttpServer> servers = new ArrayList<>();
+    private final List<HttpClient> clients = new ArrayList<>();
     private final AtomicLong forwarded = new AtomicLong();
 
-    public FaultProxy(FaultPlan plan, FaultLog log, Sleeper sleeper) {
+    public FaultProxy(FaultPlan plan, FaultLog log, Timer timer) {
         this.plan = plan;
         this.log = log;
-        this.sleeper = sleeper;
-        this.workers = Executors.newCachedThreadPool(daemon("proxy"));
-        this.copies = Executors.newScheduledThreadPool(2, daemon("proxy-copy"));
-        this.upstreamClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(3)).executor(workers).build();
+        this.timer = timer != null ? timer : (millis, then) -> vertx.setTimer(Math.max(1, millis), id -> then.run());
     }
 
     public FaultProxy(FaultPlan plan, FaultLog log) {
-        this(plan, log, Thread::sleep);
+        this(plan, log, null);
     }
 
     /** Starts one listener per route on loopback; returns the bound ports in route order. */
-    public List<Integer> start(List<Route> routes) throws IOException {
+    public List<Integer> start(List<Route> routes) {
         List<Integer> ports = new ArrayList<>();
         for (Route route : routes) {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), route.listenPort()),
-                    1024);
-            server.createContext("/", exchange -> handle(route, exchange));
-            server.setExecutor(workers);
-            server.start();
-            servers.add(server);
-            ports.add(server.getAddress().getPort());
+            HttpClient upstream = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
+                    .setKeepAlive(true).setKeepAliveTimeout(20).setConnectTimeout(3_000)
+                    .setDefaultHost(route.upstream().getHost()).setDefaultPort(route.upstream().getPort()),
+                    new PoolOptions().setHttp1MaxSize(UPSTREAM_CONNECTIONS));
+            clients.add(upstream);
+            HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1")
+                    .setPort(route.listenPort()).setAcceptBacklog(ACCEPT_BACKLOG).setIdleTimeout(30)
+                    .setIdleTimeoutUnit(TimeUnit.SECONDS));
+            server.requestHandler(request -> request.body().onSuccess(body -> handle(route, upstream, request, body)));
+            servers.add(await(server.listen()));
+            ports.add(servers.get(servers.size() - 1).actualPort());
         }
         return ports;
     }
@@ -101,59 +107,75 @@ public final class FaultProxy implements AutoCloseable {
 
     @Override
     public void close() {
-        servers.forEach(server -> server.stop(0));
-        copies.shutdownNow();
-        workers.shutdownNow();
-    }
-
-    private void handle(Route route, HttpExchange exchange) {
-        String method = exchange.getRequestMethod();
-        String path = exchange.getRequestURI().getRawPath();
-        try (exchange) {
-            byte[] body = readAll(exchange.getRequestBody());
-            Fault fault = plan.decide(route.name(), method, path);
-            if (fault.is(FaultKind.DROP)) {
-                record(route, method, path, fault.kind(), fault.millis() > 0 ? "blackhole " + fault.millis() + " ms" : "reset");
-                if (fault.millis() > 0) {
-                    sleeper.sleep(fault.millis());
-                }
-                return; // closing the exchange without a response closes the connection
-            }
-            if (fault.is(FaultKind.DELAY) && !fault.onResponse()) {
-                record(route, method, path, fault.kind(), "request +" + fault.millis() + " ms");
-                sleeper.sleep(fault.millis());
-            } else if (fault.is(FaultKind.REORDER)) {
-                boolean overtaken = gate.holdUntilAnotherPasses(fault.millis());
-                record(route, method, path, fault.kind(), overtaken ? "overtaken by a later request" : "held "
-                        + fault.millis() + " ms, nothing overtook it");
-            }
-            HttpResponse<byte[]> response;
-            try {
-                response = forward(route, exchange, method, body);
-            } catch (IOException e) {
-                sendBadGateway(exchange, e);
-                return;
-            } finally {
-                gate.passed();
-            }
-            if (fault.is(FaultKind.RESPONSE_LOST)) {
-                record(route, method, path, fault.kind(), "service answered " + response.statusCode());
-                return;
-            }
-            if (fault.is(FaultKind.DELAY) && fault.onResponse()) {
-                record(route, method, path, fault.kind(), "response +" + fault.millis() + " ms (service answered "
-                        + response.statusCode() + ")");
-                sleeper.sleep(fault.millis());
-            }
-            if (fault.is(FaultKind.DUPLICATE)) {
-                record(route, method, path, fault.kind(), "copy after " + fault.millis() + " ms");
-                copies.schedule(() -> forwardCopy(route, exchange, method, body), fault.millis(), TimeUnit.MILLISECONDS);
-            }
-            sendResponse(exchange, response);
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IOException | RuntimeException e) {
-            // the client went away or the exchange broke: nothing to answer
+        } catch (ExecutionException | TimeoutException e) {
+            // closing anyway: the process is about to end
+        }
+    }
+
+    private void handle(Route route, HttpClient upstream, HttpServerRequest request, Buffer body) {
+        String method = request.method().name();
+        String path = request.path();
+        Fault fault = plan.decide(route.name(), method, path);
+        if (fault.is(FaultKind.DROP)) {
+            record(route, method, path, fault.kind(), fault.millis() > 0 ? "blackhole " + fault.millis() + " ms" : "reset");
+            if (fault.millis() > 0) {
+                timer.after(fault.millis(), () -> request.connection().close());
+            } else {
+                request.connection().close(); // no response: the client sees its connection fail
+            }
+            return;
+        }
+        Runnable forward = () -> {
+            if (request.response().closed()) {
+                return; // the client gave up while the request was held: nothing to forward it for
+            }
+            forward(upstream, request, body).onComplete(answer -> {
+                gate.passed();
+                if (answer.failed()) {
+                    sendBadGateway(request, answer.cause());
+                } else {
+                    answer(route, upstream, request, body, fault, answer.result());
+                }
+            });
+        };
+        if (fault.is(FaultKind.DELAY) && !fault.onResponse()) {
+            record(route, method, path, fault.kind(), "request +" + fault.millis() + " ms");
+            timer.after(fault.millis(), forward);
+        } else if (fault.is(FaultKind.REORDER)) {
+            gate.hold(fault.millis(), overtaken -> {
+                record(route, method, path, fault.kind(), overtaken ? "overtaken by a later request" : "held "
+                        + fault.millis() + " ms, nothing overtook it");
+                forward.run();
+            });
+        } else {
+            forward.run();
+        }
+    }
+
+    private void answer(Route route, HttpClient upstream, HttpServerRequest request, Buffer body, Fault fault,
+            Answer answer) {
+        String method = request.method().name();
+        String path = request.path();
+        if (fault.is(FaultKind.RESPONSE_LOST)) {
+            record(route, method, path, fault.kind(), "service answered " + answer.status());
+            request.connection().close();
+            return;
+        }
+        if (fault.is(FaultKind.DUPLICATE)) {
+            record(route, method, path, fault.kind(), "copy after " + fault.millis() + " ms");
+            // the copy's fate does not matter to anyone
+            vertx.setTimer(Math.max(1, fault.millis()), id -> forward(upstream, request, body));
+        }
+        if (fault.is(FaultKind.DELAY) && fault.onResponse()) {
+            record(route, method, path, fault.kind(), "response +" + fault.millis() + " ms (service answered "
+                    + answer.status() + ")");
+            timer.after(fault.millis(), () -> send(request, answer));
+        } else {
+            send(request, answer);
         }
     }
 
@@ -161,97 +183,108 @@ public final class FaultProxy implements AutoCloseable {
         log.record(new FaultEvent(System.currentTimeMillis(), kind, route.name(), method, path, detail));
     }
 
-    private HttpResponse<byte[]> forward(Route route, HttpExchange exchange, String method, byte[] body)
-            throws IOException, InterruptedException {
-        URI target = route.upstream().resolve(exchange.getRequestURI().getRawPath()
-                + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60))
-                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
-        for (Map.Entry<String, List<String>> header : exchange.getRequestHeaders().entrySet()) {
+    /** One upstream exchange: the same method, path, query, headers and body; its whole answer. */
+    private Future<Answer> forward(HttpClient upstream, HttpServerRequest request, Buffer body) {
+        RequestOptions options = new RequestOptions().setMethod(request.method()).setURI(request.uri())
+                .setIdleTimeout(60_000).setConnectTimeout(60_000);
+        request.headers().forEach(header -> {
             if (!NOT_FORWARDED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                header.getValue().forEach(value -> request.header(header.getKey(), value));
-            }
-        }
-        forwarded.incrementAndGet();
-        return upstreamClient.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    private void forwardCopy(Route route, HttpExchange exchange, String method, byte[] body) {
-        try {
-            forward(route, exchange, method, body);
-        } catch (IOException e) {
-            // the copy's fate does not matter to anyone
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void sendResponse(HttpExchange exchange, HttpResponse<byte[]> response) throws IOException {
-        response.headers().map().forEach((name, values) -> {
-            if (!name.startsWith(":") && !NOT_RETURNED.contains(name.toLowerCase(Locale.ROOT))) {
-                values.forEach(value -> exchange.getResponseHeaders().add(name, value));
+                options.addHeader(header.getKey(), header.getValue());
             }
         });
-        byte[] body = response.body();
-        int status = response.statusCode();
-        boolean noBody = body.length == 0 || status == 204 || status == 304 || "HEAD".equals(exchange.getRequestMethod());
-        exchange.sendResponseHeaders(status, noBody ? -1 : body.length);
-        if (!noBody) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+        forwarded.incrementAndGet();
+        return upstream.request(options)
+                .compose(out -> body.length() == 0 && !hasBody(request.method()) ? out.send() : out.send(body))
+                .compose(response -> response.body().map(bytes -> new Answer(response, bytes)));
+    }
+
+    private static boolean hasBody(HttpMethod method) {
+        return method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH;
+    }
+
+    /** The service's answer as the proxy keeps it until it is sent on (or lost). */
+    record Answer(int status, MultiMap headers, Buffer body) {
+        Answer(HttpClientResponse response, Buffer body) {
+            this(response.statusCode(), MultiMap.caseInsensitiveMultiMap().addAll(response.headers()), body);
         }
     }
 
-    private static void sendBadGateway(HttpExchange exchange, IOException cause) throws IOException {
+    private static void send(HttpServerRequest request, Answer answer) {
+        var response = request.response();
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        answer.headers().forEach(header -> {
+            if (!NOT_RETURNED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                response.headers().add(header.getKey(), header.getValue());
+            }
+        });
+        response.setStatusCode(answer.status());
+        boolean noBody = answer.body().length() == 0 || answer.status() == 204 || answer.status() == 304
+                || request.method() == HttpMethod.HEAD;
+        if (noBody) {
+            response.end();
+        } else {
+            response.end(answer.body());
+        }
+    }
+
+    private static void sendBadGateway(HttpServerRequest request, Throwable cause) {
+        var response = request.response();
+        if (response.closed() || response.ended()) {
+            return;
+        }
         byte[] body = ("{\"type\":\"about:blank\",\"title\":\"Bad Gateway\",\"status\":502,\"code\":\"UPSTREAM_UNREACHABLE\","
                 + "\"detail\":\"demo proxy: " + cause.getClass().getSimpleName() + "\"}").getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
-        exchange.sendResponseHeaders(502, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
+        response.setStatusCode(502).putHeader("Content-Type", "application/problem+json").end(Buffer.buffer(body));
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the proxy", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the proxy could not listen: " + e.getMessage(), e);
         }
     }
 
-    private static byte[] readAll(InputStream in) throws IOException {
-        try (in) {
-            return in.readAllBytes();
-        }
-    }
+    /** Holds reordered requests until any other request has been forwarded, or a maximum hold passes (real time). */
+    final class ReorderGate {
+        private final List<Runnable> held = new ArrayList<>();
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicLong counter = new AtomicLong();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    /** Holds reordered requests until any other request has been forwarded, or a maximum hold passes. */
-    static final class ReorderGate {
-        private final List<CountDownLatch> held = new ArrayList<>();
-
-        boolean holdUntilAnotherPasses(long maxHoldMs) throws InterruptedException {
-            CountDownLatch latch = new CountDownLatch(1);
+        void hold(long maxHoldMs, Consumer<Boolean> resume) {
+            AtomicBoolean resumed = new AtomicBoolean();
+            Runnable overtaken = () -> {
+                if (resumed.compareAndSet(false, true)) {
+                    resume.accept(true);
+                }
+            };
             synchronized (this) {
-                held.add(latch);
+                held.add(overtaken);
             }
-            boolean overtaken = latch.await(maxHoldMs, TimeUnit.MILLISECONDS);
-            synchronized (this) {
-                held.remove(latch);
-            }
-            return overtaken;
+            vertx.setTimer(Math.max(1, maxHoldMs), id -> {
+                synchronized (this) {
+                    held.remove(overtaken);
+                }
+                if (resumed.compareAndSet(false, true)) {
+                    resume.accept(false);
+                }
+            });
         }
 
         synchronized int heldNow() {
             return held.size();
         }
 
-        synchronized void passed() {
-            held.forEach(CountDownLatch::countDown);
-            held.clear();
+        void passed() {
+            List<Runnable> now;
+            synchronized (this) {
+                now = new ArrayList<>(held);
+                held.clear();
+            }
+            now.forEach(Runnable::run);
         }
     }
 }

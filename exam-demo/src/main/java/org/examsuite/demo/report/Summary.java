@@ -22,6 +22,9 @@ public final class Summary {
         rows.add(row("network", run.network() + " (seed " + run.seed() + ")"));
         rows.add(row("candidates", run.candidates() + "  " + run.behaviours()));
         rows.add(row("sessions", sessions(run.candidates(), c)));
+        if (c.get("start.max-ms") > 0 || c.get("start.missing") > 0) {
+            rows.add(row("into their sessions", starts(run.candidates(), c)));
+        }
         rows.add(row("edits", String.valueOf(c.get("edits"))));
         rows.add(row("autosaves", c.get("autosave.ok") + " acknowledged of " + c.get("autosave.requests") + " deltas; "
                 + c.get("autosave.stale") + " stale changes; " + c.get("autosave.generation-changed") + " generation changes"));
@@ -43,6 +46,9 @@ public final class Summary {
                     + (run.drill().scheduleFinished() ? "" : "  (schedule not finished)")
                     + (run.drill().others().isEmpty() ? "" : "; also " + run.drill().others())));
         }
+        if (c.get("machine.cpu-ms") > 0) {
+            rows.add(row("driver's CPU", driverCpu(c)));
+        }
         rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (" + (v.papers - v.autoSubmitted)
                 + " submitted by candidates, " + v.autoSubmitted + " auto-submitted; in exam_submission "
                 + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
@@ -52,6 +58,23 @@ public final class Summary {
         rows.add(row("archive verify", v.archiveVerify));
         rows.add(row("mismatches", String.valueOf(v.mismatches.size() + v.problems.size())));
         return rows;
+    }
+
+    /** How long after the opening the candidates were in their sessions (the start surge). */
+    static String starts(int candidates, Counters c) {
+        long missing = c.get("start.missing");
+        return String.format(Locale.ROOT, "%s within %.1f s of the opening (half within %.1f s)%s",
+                missing == 0 ? "all " + candidates : (candidates - missing) + " of " + candidates, c.get("start.max-ms") / 1000.0,
+                c.get("start.p50-ms") / 1000.0, missing == 0 ? "" : "; " + missing + " never got in");
+    }
+
+    /** The driver shares the machine with the suite: what it used of the machine's CPU during the exam. */
+    static String driverCpu(Counters c) {
+        double driver = c.get("driver.cpu-ms") / 1000.0;
+        double busy = c.get("machine.busy-ms") / 1000.0;
+        double all = c.get("machine.cpu-ms") / 1000.0;
+        return String.format(Locale.ROOT, "%.0f CPU-s of the %.0f the machine spent during the exam (%.0f %%); the machine "
+                + "was %.0f %% busy", driver, busy, 100 * driver / Math.max(0.001, busy), 100 * busy / Math.max(0.001, all));
     }
 
     public static String render(RunData run) {

@@ -115,7 +115,7 @@ public final class ServiceVerifier {
                 var entry = it.next();
                 ApiResult session = poll("verify GET /sessions", targets.sessionBase().resolve("/api/v1/sessions/" + entry.getKey()),
                         entry.getValue().lastToken);
-                if (session.ok() && session.body().hasNonNull("paperId")) {
+                if (session.ok() && session.body() != null && session.body().hasNonNull("paperId")) {
                     paperBySession.put(entry.getKey(), session.body().get("paperId").asText());
                     it.remove();
                 }
@@ -167,10 +167,10 @@ public final class ServiceVerifier {
                     continue;
                 }
                 ApiResult result = poll("verify GET /results", targets.gradingBase().resolve("/api/v1/results/" + paperId), null);
-                String current = result.ok() ? result.body().path("status").asText("UNKNOWN")
+                String current = result.ok() && result.body() != null ? result.body().path("status").asText("UNKNOWN")
                         : "HTTP " + result.status() + (result.code() == null ? "" : " " + result.code());
                 status.put(paperId, current);
-                String reason = result.ok() ? result.body().path("reason").asText("") : "";
+                String reason = result.ok() && result.body() != null ? result.body().path("reason").asText("") : "";
                 if ("PENDING".equals(current) && reason.startsWith(AWAITING_MARKS) && marked.add(paperId)) {
                     postEssayMarks(paperId, essaysNamed(reason, questions), verification);
                 }

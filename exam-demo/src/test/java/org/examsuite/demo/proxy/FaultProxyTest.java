@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Each fault against a tiny upstream that records what reached it. Pauses go to a recording sleeper: no waiting. */
+/** Each fault against a tiny upstream that records what reached it. Pauses go to a recording timer: no waiting. */
 class FaultProxyTest {
     private HttpServer upstream;
     private final List<String> arrivals = new CopyOnWriteArrayList<>();
@@ -58,7 +58,10 @@ class FaultProxyTest {
         });
         upstream.start();
         FaultPlan plan = (route, method, path) -> faultsByPath.getOrDefault(path, Fault.NONE);
-        proxy = new FaultProxy(plan, log, sleeps::add);
+        proxy = new FaultProxy(plan, log, (millis, then) -> {
+            sleeps.add(millis);
+            then.run();
+        });
         int port = proxy.start(List.of(new FaultProxy.Route("test", 0,
                 URI.create("http://127.0.0.1:" + upstream.getAddress().getPort())))).get(0);
         proxied = URI.create("http://127.0.0.1:" + port);

@@ -53,4 +53,19 @@ class SummaryTest {
         assertEquals("500 for 500 candidates (420 submitted by candidates, 80 auto-submitted; in exam_submission 500)",
                 row(run, "papers"));
     }
+
+    @Test
+    void theStartSurgeSaysWhenEveryoneWasIn() {
+        assertEquals("all 10000 within 54.9 s of the opening (half within 23.1 s)", Summary.starts(10_000,
+                counters(Map.of("start.max-ms", 54_900L, "start.p50-ms", 23_100L))));
+        assertEquals("9990 of 10000 within 90.0 s of the opening (half within 30.0 s); 10 never got in", Summary.starts(10_000,
+                counters(Map.of("start.max-ms", 90_000L, "start.p50-ms", 30_000L, "start.missing", 10L))));
+    }
+
+    @Test
+    void theDriversShareOfTheMachineIsShown() {
+        assertEquals("144 CPU-s of the 538 the machine spent during the exam (27 %); the machine was 76 % busy",
+                Summary.driverCpu(counters(Map.of("driver.cpu-ms", 144_000L, "machine.busy-ms", 538_000L,
+                        "machine.cpu-ms", 708_000L))));
+    }
 }

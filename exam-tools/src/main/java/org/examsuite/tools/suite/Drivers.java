@@ -60,7 +60,10 @@ public final class Drivers {
         String token = token("operator", "demo-operator");
         String classpath = maven.plainModule("exam-demo");
         Workspace.mkdirs(ws.path("docs/reports"));
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx1g", "-cp", classpath, "org.examsuite.demo.Demo",
+        // On JDK 21+ each candidate is a virtual thread (exam-demo's Demo.candidateThreads): 10,000 platform threads
+        // cost the driver ~1 GiB of stacks and GC pauses that scan them all.
+        String java = Jdks.atLeast(21).map(home -> home.resolve("bin/java").toString()).orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx1g", "-cp", classpath, "org.examsuite.demo.Demo",
                 "--operator-token", token, "--report-dir", ws.path("docs/reports").toString()));
         command.addAll(args);
         return procs.run(command);

@@ -205,30 +205,8 @@ public final class Keycloak {
         if (!given.isEmpty()) {
             return Path.of(given);
         }
-        if (Runtime.version().feature() >= 21) {
-            return Path.of(System.getProperty("java.home"));
-        }
-        try (var jvms = Files.list(Path.of("/usr/lib/jvm"))) {
-            return jvms.filter(j -> Files.isExecutable(j.resolve("bin/java")) && feature(j) >= 21)
-                    .max((a, b) -> Integer.compare(feature(a), feature(b)))
-                    .orElseThrow(() -> new Fail("Keycloak needs Java 21 or newer: none in /usr/lib/jvm (set EXAM_IDP_JAVA_HOME)"));
-        } catch (IOException e) {
-            throw new Fail("Keycloak needs Java 21 or newer: set EXAM_IDP_JAVA_HOME (" + e.getMessage() + ")");
-        }
-    }
-
-    private static int feature(Path jdk) {
-        try {
-            for (String line : Files.readAllLines(jdk.resolve("release"))) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-                    return Integer.parseInt(v.split("[.+-]")[0]);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-        return 0;
+        return Jdks.atLeast(21)
+                .orElseThrow(() -> new Fail("Keycloak needs Java 21 or newer: none in /usr/lib/jvm (set EXAM_IDP_JAVA_HOME)"));
     }
 
     // --- acting as a staff member (./exam token ROLE) ---
