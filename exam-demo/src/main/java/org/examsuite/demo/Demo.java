@@ -183,7 +183,7 @@ public final class Demo {
                 ServiceVerifier verifier = new ServiceVerifier(operatorApi, new ServiceVerifier.Targets(options.sessionUrl(),
                         options.submissionUrl(), options.gradingUrl(), options.jdbcUrl(), options.dbUser(),
                         options.dbPassword(), options.papersTable()), options.operatorToken(), progress::verifying);
-                verification = verifier.verify(exam.examId(), outcomes, exam.questions(),
+                verification = verifier.verify(exam.examId(), outcomes, exam.questions(), options.graceSeconds() * 1000L,
                         deadline + options.graceSeconds() * 1000L + options.waitSeconds() * 1000L);
                 ServerErrors.problem(latencies.samples()).ifPresent(verification.problems::add);
                 RefusedTokens.problem(latencies.samples()).ifPresent(verification.problems::add);

@@ -72,6 +72,8 @@ public final class HtmlReport {
                 Summary.ms(h.getValueAtPercentile(99)), Summary.ms(h.getMaxValue()))));
         html.append("</table>");
 
+        html.append("<h2>Starts, saves and submits over time (answered 2xx per second; auto-submits come after deadline + "
+                + "grace and are not the candidates' requests)</h2>").append(throughputOverTime(run));
         html.append("<h2>Latency over time (p50 dashed, p99 solid; candidate endpoints; log scale)</h2>").append(latencyOverTime(run));
         Map<String, Histogram> candidateHistograms = new LinkedHashMap<>();
         histograms.forEach((endpoint, h) -> {
@@ -105,6 +107,51 @@ public final class HtmlReport {
     /** The candidates' own endpoints (not the operator's setup calls, not the verification's). */
     static boolean candidateEndpoint(String endpoint) {
         return !endpoint.startsWith("operator") && !endpoint.startsWith("verify");
+    }
+
+    /** The three moments an exam body watches: the start surge, the saves meanwhile, the deadline storm. */
+    static final List<String> THROUGHPUT_ENDPOINTS = List.of("POST /sessions", "PATCH /answers", "POST /submissions");
+
+    private static String throughputOverTime(RunData run) {
+        long t0 = run.startedAtEpochMs();
+        Map<String, java.util.TreeMap<Long, Integer>> perSecond = new LinkedHashMap<>();
+        THROUGHPUT_ENDPOINTS.forEach(endpoint -> perSecond.put(endpoint, new java.util.TreeMap<>()));
+        long lastSecond = 1;
+        for (Latencies.Sample sample : run.latencies().samples()) {
+            var series = perSecond.get(sample.endpoint());
+            if (series != null && sample.status() >= 200 && sample.status() < 300) {
+                long second = Math.max(0, (sample.startEpochMs() + sample.micros() / 1000 - t0) / 1000);
+                series.merge(second, 1, Integer::sum);
+                lastSecond = Math.max(lastSecond, second + 1);
+            }
+        }
+        int maxRate = perSecond.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).max().orElse(1);
+        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", W, H + 80, W,
+                H + 80));
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>"
+                + "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>", PAD, H - PAD, W - PAD, H - PAD, PAD, PAD,
+                H - PAD));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"14\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" "
+                + "text-anchor=\"end\">0</text><text x=\"%d\" y=\"%d\">0</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>"
+                + "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds since start</text><text x=\"4\" y=\"%d\">per s</text>",
+                PAD - 4, maxRate, PAD - 4, H - PAD, PAD, H - PAD + 14, W - PAD, H - PAD + 14, lastSecond, W / 2, H - PAD + 42, H / 2));
+        double deadline = (run.deadlineEpochMs() - t0) / 1000.0;
+        marker(svg, deadline, lastSecond, "deadline");
+        int colour = 0;
+        for (var series : perSecond.entrySet()) {
+            String c = COLOURS[colour++ % COLOURS.length];
+            StringBuilder coords = new StringBuilder();
+            for (long second = 0; second < lastSecond; second++) {
+                double x = PAD + (second + 0.5) / lastSecond * (W - 2.0 * PAD);
+                double y = H - PAD - series.getValue().getOrDefault(second, 0) / (double) maxRate * (H - PAD - 10);
+                coords.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+            }
+            svg.append("<polyline fill=\"none\" stroke=\"").append(c).append("\" stroke-width=\"1.2\" points=\"")
+                    .append(coords.toString().trim()).append("\"/>");
+            legend(svg, colour - 1, series.getKey(), c);
+        }
+        return svg.append("</svg>").toString();
     }
 
     private static String latencyOverTime(RunData run) {

@@ -52,6 +52,9 @@ public final class Summary {
         rows.add(row("papers", v.papers + " for " + v.candidates + " candidates (" + (v.papers - v.autoSubmitted)
                 + " submitted by candidates, " + v.autoSubmitted + " auto-submitted; in exam_submission "
                 + (v.sqlPapers < 0 ? "not read" : v.sqlPapers) + ")"));
+        if (v.latestPaperAfterCloseMs != Long.MIN_VALUE) {
+            rows.add(row("papers stored", stored(v.latestPaperAfterCloseMs)));
+        }
         rows.add(row("duplicates", String.valueOf(v.duplicates)));
         rows.add(row("lost answers", String.valueOf(v.lostAnswers)));
         rows.add(row("graded", v.graded + " (archived " + v.archived + "; essay marks posted " + v.essayMarksPosted + ")"));
@@ -66,6 +69,13 @@ public final class Summary {
         return String.format(Locale.ROOT, "%s within %.1f s of the opening (half within %.1f s)%s",
                 missing == 0 ? "all " + candidates : (candidates - missing) + " of " + candidates, c.get("start.max-ms") / 1000.0,
                 c.get("start.p50-ms") / 1000.0, missing == 0 ? "" : "; " + missing + " never got in");
+    }
+
+    /** The deadline storm's tail: how long after its session closed the last paper was stored. */
+    static String stored(long latestAfterCloseMs) {
+        return latestAfterCloseMs <= 0 ? "every paper before its session closed (deadline + grace)"
+                : String.format(Locale.ROOT, "the last %.1f s after its session closed (deadline + grace; auto-submits)",
+                        latestAfterCloseMs / 1000.0);
     }
 
     /** The driver shares the machine with the suite: what it used of the machine's CPU during the exam. */

@@ -36,7 +36,11 @@ public final class PaperCheck {
     }
 
     /** A stored paper as the API serves it. */
-    public record Paper(String paperId, String submittedBy, Map<String, JsonNode> answers) {
+    /** {@code submittedAtMs}: when submission-service stored it (epoch ms; 0 when not said). */
+    public record Paper(String paperId, String submittedBy, Map<String, JsonNode> answers, long submittedAtMs) {
+        public Paper(String paperId, String submittedBy, Map<String, JsonNode> answers) {
+            this(paperId, submittedBy, answers, 0);
+        }
     }
 
     /** What the services hold. {@code sqlPaperCount} null when the database was not read. */

@@ -45,8 +45,9 @@ public final class ServiceVerifier {
         this.progress = progress;
     }
 
-    public Verification verify(String examId, List<CandidateOutcome> outcomes, List<Question> questions, long waitUntilEpochMs)
-            throws InterruptedException {
+    /** {@code graceMs}: the exam's grace, to time each paper against its session's close (deadline + grace). */
+    public Verification verify(String examId, List<CandidateOutcome> outcomes, List<Question> questions, long graceMs,
+            long waitUntilEpochMs) throws InterruptedException {
         Verification verification = new Verification();
         verification.candidates = outcomes.size();
         Map<String, String> paperBySession = waitForPapers(outcomes, waitUntilEpochMs, verification);
@@ -78,6 +79,9 @@ public final class ServiceVerifier {
             verification.duplicates += verdict.duplicate() ? 1 : 0;
             if (verdict.hasPaper()) {
                 verification.papers++;
+                if (outcome.deadlineMs > 0 && paper.submittedAtMs() > 0) {
+                    verification.paperStored(paper.submittedAtMs() - (outcome.deadlineMs + graceMs));
+                }
                 if (!"CANDIDATE".equals(paper.submittedBy())) {
                     verification.autoSubmitted++;
                 }
@@ -140,7 +144,15 @@ public final class ServiceVerifier {
             return null;
         }
         return new PaperCheck.Paper(result.body().path("paperId").asText(paperId), result.body().path("submittedBy").asText(null),
-                JsonValues.answerValues(result.body().get("answers")));
+                JsonValues.answerValues(result.body().get("answers")), epochMs(result.body().path("submittedAt").asText(null)));
+    }
+
+    private static long epochMs(String instant) {
+        try {
+            return instant == null ? 0 : java.time.Instant.parse(instant).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            return 0;
+        }
     }
 
     /** Papers per session straight from exam_submission (read-only); null when the database cannot be read. */

@@ -19,6 +19,12 @@ public final class Verification {
     public long sqlPapers = -1;
     public String archiveVerify = "not checked";
     public boolean archiveOk;
+    /** The latest a paper was stored after its session closed (deadline + grace), ms; negative: all before. */
+    public long latestPaperAfterCloseMs = Long.MIN_VALUE;
+
+    public void paperStored(long afterCloseMs) {
+        latestPaperAfterCloseMs = Math.max(latestPaperAfterCloseMs, afterCloseMs);
+    }
 
     public boolean ok() {
         return mismatches.isEmpty() && problems.isEmpty() && archiveOk;

@@ -68,7 +68,8 @@ class HtmlReportTest {
 
         String html = Files.readString(file);
         assertTrue(file.getFileName().toString().matches("demo-\\d{8}-\\d{6}\\.html"));
-        assertEquals(3, html.split("<svg", -1).length - 1, "latency over time, percentiles, fault timeline");
+        assertEquals(4, html.split("<svg", -1).length - 1, "throughput and latency over time, percentiles, fault timeline");
+        assertTrue(html.contains("Starts, saves and submits over time"));
         assertTrue(html.contains("VERIFIED"));
         assertFalse(html.contains("Mismatches"));
         assertFalse(html.contains("answered 201 <b>"), "fault details are escaped");
@@ -85,7 +86,7 @@ class HtmlReportTest {
 
         String html = Files.readString(file);
         assertTrue(file.getFileName().toString().matches("drill-\\d{8}-\\d{6}\\.html"));
-        assertEquals(4, html.split("<svg", -1).length - 1, "the drill's fault timeline besides the demo's three charts");
+        assertEquals(5, html.split("<svg", -1).length - 1, "the drill's fault timeline besides the demo's four charts");
         assertTrue(html.contains("Exam drill"));
         assertTrue(html.contains("kill -9 pid 4 &lt;x&gt;"), "details escaped");
         assertTrue(html.contains("after 2.0 s"), "the session probes failed from +6 s to +7 s: served again at +7.002 s");

@@ -68,4 +68,10 @@ class SummaryTest {
                 Summary.driverCpu(counters(Map.of("driver.cpu-ms", 144_000L, "machine.busy-ms", 538_000L,
                         "machine.cpu-ms", 708_000L))));
     }
+
+    @Test
+    void theLastPaperIsTimedAgainstItsSessionsClose() {
+        assertEquals("every paper before its session closed (deadline + grace)", Summary.stored(-250));
+        assertEquals("the last 12.3 s after its session closed (deadline + grace; auto-submits)", Summary.stored(12_345));
+    }
 }
