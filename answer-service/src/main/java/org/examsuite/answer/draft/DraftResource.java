@@ -74,7 +74,7 @@ public class DraftResource {
         if (caller.isOperator() || staff) {
             AUDIT.infof("%s %s read the draft of session %s", staff ? "staff" : "operator", caller.actor(), sessionId);
         }
-        return service.forReading(sessionId).map(draft -> {
+        return service.current(sessionId).map(draft -> {
             if (staff && (draft == null || !caller.reachesExam(draft.examId(), null, Roles.PROCTOR))) {
                 throw ApiException.notFound(ProblemCode.SESSION_NOT_FOUND, "No such session.");
             }

@@ -170,18 +170,6 @@ public class DraftService {
         span.end();
     }
 
-    /**
-     * The draft to read: as held; empty, without PostgreSQL, for a session that has never had one (the exam's start
-     * surge reads every new session once); else restored from PostgreSQL first when Redis lost it. Its generation
-     * is 1, the first a draft is opened with.
-     */
-    public Uni<Draft> forReading(String sessionId) {
-        return store.read(sessionId).chain(draft -> draft != null ? Uni.createFrom().item(draft)
-                : published.examOfNewDraft(sessionId).chain(examId -> examId != null
-                        ? Uni.createFrom().item(new Draft(sessionId, examId, 1, 0, 0, 0, Map.of()))
-                        : current(sessionId)));
-    }
-
     /** The draft as held, restored from PostgreSQL first when Redis lost it. */
     public Uni<Draft> current(String sessionId) {
         return store.read(sessionId).chain(draft -> draft != null ? Uni.createFrom().item(draft)

@@ -245,7 +245,6 @@ public class DraftStore {
             args.add(answer.questionId());
             args.add(new StampedAnswer(answer.questionId(), answer.epoch(), answer.version(), 0, answer.json()).encode());
         }
-        return scripts.run(RESTORE, List.of(RedisKeys.draft(draft.sessionId()), RedisKeys.sessionState(draft.sessionId())), args)
-                .map(reply -> reply.toLong() == 1);
+        return scripts.run(RESTORE, List.of(RedisKeys.draft(draft.sessionId())), args).map(reply -> reply.toLong() == 1);
     }
 }

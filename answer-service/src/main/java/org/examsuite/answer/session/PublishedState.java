@@ -8,7 +8,6 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.examsuite.answer.redis.RedisScripts;
-import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.problem.ApiException;
 import org.examsuite.contracts.problem.ProblemCode;
@@ -37,17 +36,6 @@ public class PublishedState {
     public Uni<String> examOf(String sessionId) {
         return redis.send(Request.cmd(Command.HGET).arg(RedisKeys.sessionState(sessionId)).arg("examId"))
                 .map(reply -> reply == null ? null : reply.toString());
-    }
-
-    /**
-     * The exam of a session that has never had a draft (session-service marked it at creation, the first draft
-     * unmarks it); null otherwise — then a missing draft was lost and PostgreSQL holds what it had.
-     */
-    public Uni<String> examOfNewDraft(String sessionId) {
-        return redis.send(Request.cmd(Command.HMGET).arg(RedisKeys.sessionState(sessionId)).arg(PublishedSession.NEW_DRAFT)
-                .arg(PublishedSession.EXAM_ID))
-                .map(reply -> reply == null || reply.size() < 2 || reply.get(0) == null || reply.get(1) == null ? null
-                        : reply.get(1).toString());
     }
 
     /** The exam's frozen questions as session-service published them (JSON); null when not published. */

@@ -1,13 +1,10 @@
--- Writes a draft restored from PostgreSQL, unless one exists (another request restored it first),
--- and removes the session's 'newDraft' mark (PublishedSession.NEW_DRAFT) in the same step: from
--- now on a missing draft was lost, not never made, and its reads restore it from PostgreSQL.
--- KEYS[1] ans:{<sessionId>}:draft  KEYS[2] ses:{<sessionId>}:state
+-- Writes a draft restored from PostgreSQL, unless one exists (another request restored it first).
+-- KEYS[1] ans:{<sessionId>}:draft
 -- ARGV[1] gen  ARGV[2] ver  ARGV[3] late  ARGV[4] examId  ARGV[5] sealed ('' = open)
 -- ARGV[6..] questionId, "<epoch>:<version>:0:<json>" (pairs)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-redis.call('HDEL', KEYS[2], 'newDraft')
 redis.call('HSET', KEYS[1], 'gen', ARGV[1], 'ver', ARGV[2], 'late', ARGV[3], 'exam', ARGV[4], 'rev', '0')
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 'sealed', ARGV[5])

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.examsuite.answer.persistence.WriteBehind;
-import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.common.auth.Roles;
 import org.examsuite.testing.TestTokens;
@@ -104,24 +103,6 @@ public class Fixtures {
         state.put("graceMs", Long.toString(graceMs));
         state.put("status", status);
         return state;
-    }
-
-    /** As session-service publishes a session it has just created: it has never had a draft. */
-    public void markNewDraft(TestSession session) {
-        redis.hash(String.class).hset(RedisKeys.sessionState(session.sessionId()), PublishedSession.NEW_DRAFT, "1");
-    }
-
-    public boolean markedNewDraft(TestSession session) {
-        return redis.hash(String.class).hget(RedisKeys.sessionState(session.sessionId()), PublishedSession.NEW_DRAFT) != null;
-    }
-
-    /** The session's draft rows in PostgreSQL with their generation; empty when it was never opened there. */
-    public List<Long> draftGenerations(TestSession s) {
-        List<Long> generations = new ArrayList<>();
-        pool.preparedQuery("SELECT generation FROM exam_answer.draft WHERE session_id = $1")
-                .execute(io.vertx.mutiny.sqlclient.Tuple.of(s.sessionId())).await().indefinitely()
-                .forEach(row -> generations.add(row.getLong("generation")));
-        return generations;
     }
 
     /** What a Redis restart without persistence does to this session: its draft is gone. */

@@ -77,7 +77,7 @@ public final class Candidate implements Runnable {
             if (!startSession(device)) {
                 return;
             }
-            resync(versionCounter + 1, "GET /answers (new session)");
+            resync(versionCounter + 1);
             long start = System.currentTimeMillis();
             long span = Math.max(10_000, deadlineMs - start);
             switch (outcome.behaviour) {
@@ -292,12 +292,7 @@ public final class Candidate implements Runnable {
      * {@code firstVersionOfEpoch}: sends below it belong to older epochs, which the server refuses from now on.
      */
     private void resync(long firstVersionOfEpoch) throws InterruptedException {
-        resync(firstVersionOfEpoch, "GET /answers");
-    }
-
-    /** {@code endpoint}: the label its latencies go under (a new session's first read is timed apart). */
-    private void resync(long firstVersionOfEpoch, String endpoint) throws InterruptedException {
-        ApiResult result = api.send(new ApiClient.Call(endpoint, "GET", answers(), device.token, Map.of(), null,
+        ApiResult result = api.send(new ApiClient.Call("GET /answers", "GET", answers(), device.token, Map.of(), null,
                 deadlineMs + setting.graceMs()), random::nextDouble);
         if (!result.ok()) {
             if (result.answered() && result.status() != 404) {

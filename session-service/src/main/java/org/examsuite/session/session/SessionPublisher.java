@@ -37,18 +37,13 @@ public class SessionPublisher {
     }
 
     public Uni<Void> publishSession(SessionRow session) {
-        return publishSession(session, false);
-    }
-
-    /** {@code created}: the start that created the row — its first publication marks it as having no draft yet. */
-    public Uni<Void> publishSession(SessionRow session, boolean created) {
         long expireAt = session.submitDueAt().plus(retention).toEpochMilli();
         PublishedSession published = new PublishedSession(session.sessionId(), session.rowVersion(), session.examId(),
                 session.candidateId(), session.deviceEpoch(), session.deadline().toEpochMilli(),
                 session.graceSeconds() * 1000L, session.status(),
                 session.pausedAt() == null ? 0 : session.pausedAt().toEpochMilli());
         List<String> args = new ArrayList<>(List.of(Long.toString(session.rowVersion()), Long.toString(expireAt),
-                watchers.channel(), watchers.message(session.examId(), changed(session)), created ? "1" : "0"));
+                watchers.channel(), watchers.message(session.examId(), changed(session))));
         args.addAll(published.fieldValues());
         return stateScript.run(redis, List.of(RedisKeys.sessionState(session.sessionId())), args).replaceWithVoid();
     }

@@ -122,7 +122,7 @@ public class SessionService {
                 : pool.withTransaction(tx -> openUnderKey(tx, exam, candidateId, terms, key, now));
         return opened
                 .chain(o -> pauses.followExam(o.row()).map(o::with))
-                .call(o -> published.publishSession(o.row(), o.created()))
+                .call(o -> published.publishSession(o.row()))
                 .call(o -> online.seen(examId, o.row().sessionId(), now.toEpochMilli()))
                 .call(o -> o.created() || o.replayed() ? Uni.createFrom().voidItem() : takeoverAlert(o.row(), now))
                 .map(o -> new Started(startResponse(exam, o.row(), o.epoch(), now), o.created(), o.replayed()));

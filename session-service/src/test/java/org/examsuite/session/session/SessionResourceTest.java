@@ -18,7 +18,6 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +38,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.examsuite.common.redis.PublishedSession;
 import org.examsuite.common.redis.RedisKeys;
 import org.examsuite.session.Fixtures;
 import org.examsuite.session.Fixtures.Started;
@@ -400,20 +398,6 @@ class SessionResourceTest {
     }
 
     // --- published state and status
-
-    @Test
-    void aSessionJustCreatedIsMarkedAsHavingNoDraftAndNoLaterPublicationMarksItAgain() {
-        String examId = Fixtures.openExam(now());
-        Started s = Fixtures.startFresh(examId);
-        String state = RedisKeys.sessionState(s.sessionId());
-        assertEquals("1", redis.hash(String.class).hget(state, PublishedSession.NEW_DRAFT));
-
-        redis.hash(String.class).hdel(state, PublishedSession.NEW_DRAFT); // answer-service wrote its first draft
-        start(examId, s.candidateId(), s.accessCode()).then().statusCode(200); // a resume publishes the session again
-
-        assertEquals("2", redis.hash(String.class).hget(state, "epoch"));
-        assertNull(redis.hash(String.class).hget(state, PublishedSession.NEW_DRAFT));
-    }
 
     @Test
     void stateIsPublishedAndStatusOnlyMovesForward() {

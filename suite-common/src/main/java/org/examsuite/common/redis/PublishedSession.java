@@ -22,12 +22,6 @@ public record PublishedSession(String sessionId, long rev, String examId, String
     /** When the session was paused (epoch ms), 0 when it is not. */
     public static final String PAUSED_AT = "pausedAt";
     public static final List<String> FIELDS = List.of(REV, EXAM_ID, CANDIDATE_ID, EPOCH, DEADLINE, GRACE_MS, STATUS, PAUSED_AT);
-    /**
-     * "1" from session-service's first publication of a session it has just created until answer-service writes the
-     * session's first draft (restore.lua removes it in that step): while present the session has never had a draft, so
-     * its first read needs no PostgreSQL. Not among {@link #FIELDS}: no later publication writes it.
-     */
-    public static final String NEW_DRAFT = "newDraft";
 
     public static final String IN_PROGRESS = "IN_PROGRESS";
     /** The clock stands still: answers are taken whatever the deadline, which moves on resume. */

@@ -81,14 +81,4 @@ class PublishedStateContractTest {
             }
         }
     }
-
-    @Test
-    void theNewDraftMarkIsNamedAsPublishedByItsWriterAndItsRemover() throws IOException {
-        String mark = "'" + PublishedSession.NEW_DRAFT + "'";
-        String state = Files.readString(REPO.resolve("session-service/src/main/resources/org/examsuite/session/session/state.lua"));
-        String restore = Files.readString(REPO.resolve("answer-service/src/main/resources/org/examsuite/answer/draft/restore.lua"));
-        assertTrue(state.contains("redis.call('HSET', KEYS[1], " + mark + ", '1')"), "state.lua sets " + mark);
-        assertTrue(restore.contains("redis.call('HDEL', KEYS[2], " + mark + ")"), "restore.lua removes " + mark);
-        assertTrue(restore.contains("KEYS[2] " + RedisKeys.sessionState("<sessionId>")), "restore.lua's KEYS[2] is the published state");
-    }
 }
