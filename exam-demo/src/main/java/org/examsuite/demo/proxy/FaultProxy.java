@@ -63,7 +63,6 @@ public final class FaultProxy implements AutoCloseable {
     private final Timer timer;
     private final ReorderGate gate = new ReorderGate();
     private final List<HttpServer> servers = new ArrayList<>();
-    private final List<HttpClient> clients = new ArrayList<>();
     private final AtomicLong forwarded = new AtomicLong();
 
     public FaultProxy(FaultPlan plan, FaultLog log, Timer timer) {
@@ -84,7 +83,6 @@ public final class FaultProxy implements AutoCloseable {
                     .setKeepAlive(true).setKeepAliveTimeout(20).setConnectTimeout(3_000)
                     .setDefaultHost(route.upstream().getHost()).setDefaultPort(route.upstream().getPort()),
                     new PoolOptions().setHttp1MaxSize(UPSTREAM_CONNECTIONS));
-            clients.add(upstream);
             HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1")
                     .setPort(route.listenPort()).setAcceptBacklog(ACCEPT_BACKLOG).setIdleTimeout(30)
                     .setIdleTimeoutUnit(TimeUnit.SECONDS));
