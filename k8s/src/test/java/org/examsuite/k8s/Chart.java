@@ -70,7 +70,11 @@ final class Chart {
 
     /** Renders without the cache; throws IllegalStateException with Helm's message on failure. */
     static String template(Values values) {
-        TemplateCommand command = new Helm(K8sDir.CHART).template()
+        return template(K8sDir.CHART, values);
+    }
+
+    private static String template(java.nio.file.Path chart, Values values) {
+        TemplateCommand command = new Helm(chart).template()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
                 .withKubeVersion("1.33.0");
@@ -102,11 +106,7 @@ final class Chart {
                     }
                 }
             }
-            TemplateCommand command = new Helm(copy).template().withName(RELEASE).withNamespace(NAMESPACE)
-                    .withKubeVersion("1.33.0");
-            values.files().forEach(command::withValuesFile);
-            values.sets().forEach(command::set);
-            String yaml = command.call();
+            String yaml = template(copy, values);
             try (var files = java.nio.file.Files.walk(copy.getParent())) {
                 for (java.nio.file.Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                     java.nio.file.Files.delete(file);
